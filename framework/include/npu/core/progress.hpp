@@ -1,0 +1,51 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+namespace npu {
+
+/// Receives progress of long-running stages. Implementations are thread-safe: schedulers may report
+/// from TBB tasks. Reporting never changes results.
+class Progress {
+public:
+  virtual ~Progress() = default;
+  /// Starts a stage with `total` steps (0 when unknown).
+  virtual void begin(std::string_view stage, std::int64_t total) = 0;
+  /// Marks `steps` more steps of the current stage done.
+  virtual void advance(std::int64_t steps = 1) = 0;
+  /// Ends the current stage.
+  virtual void end() = 0;
+};
+
+/// Discards everything; the default for tests and libraries.
+class SilentProgress final : public Progress {
+public:
+  void begin(std::string_view, std::int64_t) override {}
+  void advance(std::int64_t) override {}
+  void end() override {}
+};
+
+/// Draws a one-line bar on a terminal (stderr); stays quiet when stderr is not a terminal.
+class TerminalProgress final : public Progress {
+public:
+  TerminalProgress();
+  void begin(std::string_view stage, std::int64_t total) override;
+  void advance(std::int64_t steps) override;
+  void end() override;
+
+private:
+  void draw(bool force);
+
+  bool enabled_;
+  std::mutex mutex_;
+  std::string stage_;
+  std::int64_t total_ = 0;
+  std::atomic<std::int64_t> done_{0};
+  std::int64_t lastDrawnPermille_ = -1;
+};
+
+} // namespace npu

@@ -1,0 +1,207 @@
+#pragma once
+
+#include "npu/core/shape.hpp"
+#include "npu/ir/graph.hpp"
+#include "npu/plugin/plugin.hpp"
+#include "npu/plugin/performance.hpp"
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace npu {
+
+// ---------------------------------------------------------------------------------------------------
+// What an accelerator is: identity, compute resources and the memory system it is attached to.
+// ---------------------------------------------------------------------------------------------------
+
+struct AcceleratorInfo {
+  std::string variant;      ///< e.g. "ethos-u55-128"
+  std::string displayName;  ///< e.g. "Ethos_U55_128" (Vela's spelling, used in report file names)
+  int macsPerCycle = 0;     ///< per core
+  int cores = 1;
+  Shape4 ofmMicroBlock{1, 1, 1, 1}; ///< smallest unit of output the hardware produces
+  Shape4 ifmMicroBlock{1, 1, 1, 1};
+};
+
+/// Bandwidth and latency of one memory as seen from the accelerator.
+struct MemoryProperties {
+  bool present = false;
+  double clockScale = 1.0;              ///< memory clock relative to the core clock
+  double bandwidthBytesPerCycle = 0.0;  ///< in core cycles (already scaled)
+  int readLatency = 0;                  ///< core cycles
+  int writeLatency = 0;
+  int burstLength = 1;                  ///< bytes
+};
+
+/// The system around the accelerator: clocks, memories and where each kind of data lives.
+struct MemorySystem {
+  std::string systemName; ///< e.g. "Ethos_U55_High_End_Embedded"
+  std::string memoryMode; ///< e.g. "Shared_Sram"
+  double coreClockHz = 0.0;
+  std::array<MemoryProperties, kMemoryAreaCount> areas{}; ///< indexed by MemoryArea
+  MemoryArea constantArea = MemoryArea::Unknown;    ///< permanent storage of weights and constants
+  MemoryArea featureMapArea = MemoryArea::Unknown;  ///< where feature maps live by default
+  MemoryArea fastStorageArea = MemoryArea::Unknown; ///< staging memory for buffering (the "arena cache")
+  std::int64_t arenaCacheSize = 0;                  ///< bytes of fast storage the schedule may use
+  std::int64_t allocationAlignment = 16;            ///< bytes; every buffer address is a multiple
+
+  [[nodiscard]] const MemoryProperties& area(MemoryArea memory) const {
+    return areas[static_cast<std::size_t>(memory)];
+  }
+  /// True when feature maps live outside fast storage and may be cached in it (U65 Dedicated_Sram).
+  [[nodiscard]] bool fastStorageIsSeparate() const { return featureMapArea != fastStorageArea; }
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Sub-interfaces. Every function is const and thread-safe and keeps no state between calls: schedulers
+// call them from many TBB tasks at once and rely on identical answers for identical questions.
+// ---------------------------------------------------------------------------------------------------
+
+/// Whether the accelerator can run an operation and, if not, which constraint failed.
+struct SupportVerdict {
+  bool supported = true;
+  std::string constraint; ///< short name of the failed constraint, e.g. "stride_range"
+  std::string reason;     ///< sentence for users, e.g. "Stride values for both width and height must be..."
+};
+
+class OperatorSupport {
+public:
+  virtual ~OperatorSupport() = default;
+  /// Checks one operation of a (lowered or input) subgraph.
+  [[nodiscard]] virtual SupportVerdict check(const Subgraph& subgraph, const Operation& op) const = 0;
+};
+
+/// Storage rules for feature maps.
+class TensorLayout {
+public:
+  virtual ~TensorLayout() = default;
+  [[nodiscard]] virtual bool supportsFormat(TensorFormat format) const = 0;
+  /// Quantum each dimension is rounded up to when stored, e.g. {1, 1, 1, 16} for NHCWB16.
+  [[nodiscard]] virtual Shape4 storageRounding(TensorFormat format) const = 0;
+  /// Bytes a feature map of `shape` takes in `format`, rounded to the allocation alignment.
+  [[nodiscard]] virtual std::int64_t storageBytes(const Shape4& shape, DataType type, TensorFormat format) const = 0;
+};
+
+/// The shapes an operation (or a stripe of it) works on.
+struct OperationShapes {
+  Shape4 ifm;
+  std::optional<Shape4> ifm2;
+  Shape4 ofm;
+};
+
+/// How the accelerator processes an operation: the unit of work (block) and its internal settings.
+struct BlockConfig {
+  Shape4 ofmBlock{1, 1, 1, 1};
+  Shape4 ifmBlock{1, 1, 1, 1};
+  bool partKernelFirst = false; ///< weight traversal: part-kernel-first instead of depth-first
+  int accumulatorBits = 32;
+  /// Accelerator-private detail (e.g. internal buffer layout); opaque to schedulers, printed in reports.
+  std::array<std::int32_t, 6> detail{};
+
+  friend bool operator==(const BlockConfig&, const BlockConfig&) = default;
+};
+
+class BlockConfigSelector {
+public:
+  virtual ~BlockConfigSelector() = default;
+  /// The block config the accelerator would choose for these shapes; nullopt when none fits.
+  [[nodiscard]] virtual std::optional<BlockConfig> choose(const Subgraph& subgraph, const Operation& op,
+                                                          const OperationShapes& shapes) const = 0;
+  /// Every valid block config for these shapes, in a deterministic order (for exhaustive searches).
+  [[nodiscard]] virtual std::vector<BlockConfig> candidates(const Subgraph& subgraph, const Operation& op,
+                                                            const OperationShapes& shapes) const = 0;
+  /// IFM area (height, width) needed to produce `ofmArea` of the output: kernel, stride, dilation,
+  /// padding and upscaling taken into account.
+  [[nodiscard]] virtual Shape4 requiredIfmArea(const Subgraph& subgraph, const Operation& op,
+                                               const Shape4& ofmArea) const = 0;
+};
+
+/// One OFM depth slice of an encoded weight stream.
+struct EncodedWeightSlice {
+  int depthStart = 0;
+  int depthEnd = 0;
+  std::int64_t offset = 0;                ///< byte offset of the slice in the whole stream
+  std::int64_t bytes = 0;                 ///< bytes of the slice (all cores, weights and scales)
+  std::vector<std::int64_t> coreBytes;    ///< bytes per core, each already padded as streamed
+  std::vector<std::int64_t> coreScaleBytes; ///< of which scale/bias bytes, per core
+};
+
+/// Weights of one operation encoded for the accelerator with a given OFM depth slicing.
+struct EncodedWeights {
+  std::int64_t totalBytes = 0;       ///< length of the whole stream (what is stored in memory)
+  std::int64_t scaleBytes = 0;       ///< of which scales and biases
+  std::int64_t originalBytes = 0;    ///< the unencoded weights
+  std::vector<EncodedWeightSlice> slices;
+  std::vector<std::uint8_t> stream;  ///< the encoded bytes, when requested
+};
+
+class WeightEncoder {
+public:
+  virtual ~WeightEncoder() = default;
+  /// Encodes the weights (and biases/scales) of `op` for `block` and the depth slicing given as
+  /// boundaries, e.g. {0, 16, 32}. Operations without weights give an empty result.
+  [[nodiscard]] virtual EncodedWeights encode(const Subgraph& subgraph, const Operation& op,
+                                              const BlockConfig& block, std::span<const int> depthSlices,
+                                              bool keepStream) const = 0;
+};
+
+/// Performance of operations: see performance.hpp for the query and result types.
+class CostModel {
+public:
+  virtual ~CostModel() = default;
+  /// Compute cycles and MACs of one operation (or stripe) with the given shapes and block config.
+  [[nodiscard]] virtual CycleCost cycles(const Subgraph& subgraph, const Operation& op,
+                                         const CostQuery& query) const = 0;
+  /// How many elements the operation reads and writes for the query.
+  [[nodiscard]] virtual ElementAccess elementAccess(const Subgraph& subgraph, const Operation& op,
+                                                    const CostQuery& query) const = 0;
+  /// Cycles to copy `bytes` from one memory to another by DMA.
+  [[nodiscard]] virtual double transferCycles(MemoryArea from, MemoryArea to, std::int64_t bytes) const = 0;
+  /// Full per-operation estimate for the final report: cycles per memory, bandwidth per memory and
+  /// purpose, MACs, given the memory homing and weight buffering the schedule chose.
+  [[nodiscard]] virtual OperationPerformance estimate(const Subgraph& subgraph, const Operation& op,
+                                                      const PerformanceContext& context) const = 0;
+};
+
+// ---------------------------------------------------------------------------------------------------
+// The accelerator itself and the plugin that creates it.
+// ---------------------------------------------------------------------------------------------------
+
+class Accelerator {
+public:
+  virtual ~Accelerator() = default;
+  [[nodiscard]] virtual const AcceleratorInfo& info() const = 0;
+  [[nodiscard]] virtual const MemorySystem& memory() const = 0;
+  [[nodiscard]] virtual const OperatorSupport& support() const = 0;
+  [[nodiscard]] virtual const TensorLayout& layout() const = 0;
+  [[nodiscard]] virtual const BlockConfigSelector& blockConfigs() const = 0;
+  [[nodiscard]] virtual const WeightEncoder& weights() const = 0;
+  [[nodiscard]] virtual const CostModel& costModel() const = 0;
+};
+
+/// The `accelerator:` section of a pipeline, resolved.
+struct AcceleratorConfig {
+  std::string variant;    ///< "ethos-u55-128"
+  std::string system;     ///< system config name or path ("" = the plugin's default)
+  std::string memoryMode; ///< memory mode name or path ("" = the plugin's default)
+  OptionValues options;   ///< the plugin's own options (e.g. cost_model, arena_cache_size)
+  /// Where to look for named system configs and memory modes (configs/systems, configs/memory_modes).
+  std::vector<std::filesystem::path> configSearchPath;
+  SourceLocation location; ///< of the accelerator section, for errors
+};
+
+class AcceleratorPlugin : public Plugin {
+public:
+  /// The variants this plugin models, e.g. {"ethos-u55-32", "ethos-u55-64", ...}.
+  [[nodiscard]] virtual std::vector<std::string> variants() const = 0;
+  /// Builds an accelerator for a variant and system; Config errors name the bad setting.
+  [[nodiscard]] virtual std::unique_ptr<Accelerator> create(const AcceleratorConfig& config) const = 0;
+};
+
+} // namespace npu

@@ -1,0 +1,114 @@
+#pragma once
+
+#include "npu/core/shape.hpp"
+#include "npu/ir/data_type.hpp"
+#include "npu/ir/tensor.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+namespace npu {
+
+struct BlockConfig;
+
+/// One feature map operand of a cost query: what is read or written, in which layout and memory.
+struct FeatureMapQuery {
+  Shape4 shape;
+  DataType type = DataType::Int8;
+  TensorFormat format = TensorFormat::NHWC;
+  MemoryArea area = MemoryArea::Sram;
+};
+
+/// A question to the cost model about one operation (or one stripe of it). The operation itself
+/// (type, kernel, activation, weights) is passed beside the query.
+struct CostQuery {
+  FeatureMapQuery ifm;                 ///< the primary input as read (after operand swapping)
+  std::optional<FeatureMapQuery> ifm2; ///< second input of binary operations
+  FeatureMapQuery ofm;                 ///< the output as written
+  bool hasScalesBiases = false;        ///< the operation streams scales/biases
+  MemoryArea constantArea = MemoryArea::Unknown; ///< where weights/scales are read from
+  const BlockConfig* block = nullptr;  ///< must be set
+  bool reversedOperands = false;       ///< ifm and ifm2 were swapped relative to the operation inputs
+};
+
+struct CycleCost {
+  std::int64_t macs = 0;
+  double cycles = 0.0;
+};
+
+/// Element (not byte) counts of accesses; callers scale by element size.
+struct ElementAccess {
+  std::array<double, 2> ifmRead{}; ///< ifm, ifm2
+  double ofmWrite = 0.0;
+  double weightsRefetch = 0.0;
+  std::array<double, 2> constantRead{}; ///< weights, scales/biases
+};
+
+/// Components of an operation's cycle count, as in Vela's per-layer report.
+enum class CycleComponent : std::uint8_t {
+  Npu,
+  SramAccess,
+  DramAccess,
+  OnChipFlashAccess,
+  OffChipFlashAccess,
+  Total,
+};
+inline constexpr int kCycleComponentCount = 6;
+inline constexpr int kTensorPurposeCount = 9;
+inline constexpr int kAccessDirectionCount = 2;
+enum class AccessDirection : std::uint8_t { Read, Write };
+
+/// Weight traffic of one operation as the schedule arranged it.
+struct WeightTransfer {
+  bool present = false;
+  std::int64_t encodedBytes = 0; ///< whole encoded stream, weights and scales
+  MemoryArea sourceArea = MemoryArea::Unknown; ///< where the stream is stored permanently
+  /// Set when weights are copied (DMA) into buffers before use.
+  std::optional<MemoryArea> bufferArea;
+  bool doubleBuffered = false;
+  std::int64_t firstTransferBytes = 0; ///< bytes of the first DMA (first depth slice, all cores)
+  double fullTransferCycles = 0.0;     ///< cycles to transfer all weights into the buffers
+};
+
+/// A DMA of constant data done for the operation (e.g. a LUT into internal memory).
+struct ConstantTransfer {
+  MemoryArea from = MemoryArea::Unknown;
+  MemoryArea to = MemoryArea::Unknown;
+  std::int64_t bytes = 0;
+  TensorPurpose purpose = TensorPurpose::Lut;
+};
+
+/// Everything the final estimate of one scheduled operation needs beyond the operation itself.
+struct PerformanceContext {
+  CostQuery query;
+  WeightTransfer weights;
+  std::optional<ConstantTransfer> lutTransfer;
+  /// NPU cycles of the previous operation under which this one's buffered DMA could already run.
+  double previousSlackCycles = 0.0;
+  /// This operation's own slack for the next operation's DMA (its compute cycles when buffered).
+  double ownSlackCycles = 0.0;
+};
+
+/// Final per-operation figures.
+struct OperationPerformance {
+  std::array<double, kCycleComponentCount> cycles{}; ///< indexed by CycleComponent
+  std::int64_t macs = 0;
+  /// Bytes moved, indexed [MemoryArea][TensorPurpose][AccessDirection].
+  std::array<std::array<std::array<double, kAccessDirectionCount>, kTensorPurposeCount>, kMemoryAreaCount> bytes{};
+
+  [[nodiscard]] double cycle(CycleComponent component) const {
+    return cycles[static_cast<std::size_t>(component)];
+  }
+  [[nodiscard]] double& byteCount(MemoryArea area, TensorPurpose purpose, AccessDirection direction) {
+    return bytes[static_cast<std::size_t>(area)][static_cast<std::size_t>(purpose)]
+                [static_cast<std::size_t>(direction)];
+  }
+  [[nodiscard]] double byteCount(MemoryArea area, TensorPurpose purpose, AccessDirection direction) const {
+    return bytes[static_cast<std::size_t>(area)][static_cast<std::size_t>(purpose)]
+                [static_cast<std::size_t>(direction)];
+  }
+  OperationPerformance& operator+=(const OperationPerformance& other);
+};
+
+} // namespace npu

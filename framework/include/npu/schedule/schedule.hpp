@@ -1,0 +1,91 @@
+#pragma once
+
+#include "npu/core/shape.hpp"
+#include "npu/ir/graph.hpp"
+#include "npu/plugin/accelerator.hpp"
+#include "npu/schedule/live_range.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace npu {
+
+/// A contiguous run of NPU operations of one subgraph, scheduled together (Vela's NPU subgraph).
+struct NpuRegion {
+  int subgraph = 0;
+  std::vector<OperationId> operations; ///< in execution order
+  /// Tensors produced outside the region and read inside it, and produced inside and read outside
+  /// (or subgraph outputs). They must exist whole in memory.
+  std::vector<TensorId> inputs;
+  std::vector<TensorId> outputs;
+};
+
+/// How the weights of one operation are stored and moved.
+struct WeightPlan {
+  std::int64_t encodedBytes = 0;            ///< whole stream
+  std::vector<int> depthSlices;             ///< OFM depth boundaries the stream was encoded for
+  std::vector<std::int64_t> bufferBytes;    ///< sizes of the weight buffers in fast storage (0, 1 or 2)
+  MemoryArea storageArea = MemoryArea::Unknown; ///< permanent home of the stream
+  MemoryArea bufferArea = MemoryArea::Unknown;  ///< home of the buffers, if any
+  std::int64_t firstTransferBytes = 0;
+  double fullTransferCycles = 0.0;
+  [[nodiscard]] bool buffered() const { return !bufferBytes.empty(); }
+  [[nodiscard]] bool doubleBuffered() const { return bufferBytes.size() > 1; }
+};
+
+/// The decisions for one operation.
+struct ScheduledOperation {
+  OperationId op = 0;
+  BlockConfig blockConfig;
+  Shape4 ifmStripe;
+  std::optional<Shape4> ifm2Stripe;
+  Shape4 ofmStripe;
+  bool reversedOperands = false; ///< ifm and ifm2 swapped (binary elementwise) for cascading
+  int cascade = 0;               ///< 0: not cascaded; otherwise the id of its cascade
+  std::optional<WeightPlan> weights;
+  std::string strategy; ///< scheduler-specific label (e.g. DP "WeightStream"/"IfmStream")
+  double estimatedCycles = 0.0; ///< the scheduler's own estimate (the report recomputes)
+  std::int64_t memoryUsage = 0; ///< fast-storage bytes in use while the operation runs
+};
+
+struct CascadeInfo {
+  int id = 0;
+  OperationId first = 0;
+  OperationId last = 0;
+  std::int64_t memoryUsage = 0;
+};
+
+/// Where and how one tensor is stored.
+struct TensorHome {
+  MemoryArea area = MemoryArea::Unknown;
+  TensorFormat format = TensorFormat::NHWC;
+};
+
+/// A memory object the allocator must place: a tensor, a rolling buffer, a weight buffer, ...
+struct BufferRequest {
+  LiveRange range;
+  MemoryArea area = MemoryArea::Unknown;
+  std::vector<TensorId> tensors; ///< tensors stored in the buffer (empty for scheduler-made buffers)
+};
+
+/// The result of scheduling one region.
+struct Schedule {
+  std::string label;  ///< e.g. "main_split_1_MAX_BUFFERED"
+  NpuRegion region;
+  std::vector<ScheduledOperation> operations; ///< in execution order; the position is the time index
+  std::vector<CascadeInfo> cascades;
+  std::map<TensorId, TensorHome> tensorHomes;
+  std::vector<BufferRequest> buffers; ///< everything that needs an address in some memory
+  std::int64_t fastStoragePeak = 0;   ///< the scheduler's own estimate of the peak
+};
+
+/// Addresses chosen for the buffers of a schedule (same order as Schedule::buffers).
+struct Allocation {
+  std::vector<std::int64_t> addresses;
+  std::array<std::int64_t, kMemoryAreaCount> peak{}; ///< per memory
+};
+
+} // namespace npu
