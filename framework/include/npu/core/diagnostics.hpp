@@ -1,5 +1,7 @@
 #pragma once
 
+#include "npu/core/api.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -29,7 +31,7 @@ struct SourceLocation {
 };
 
 /// The one error type of the project: what went wrong, where, and how to fix it.
-class Error : public std::runtime_error {
+class NPU_API Error : public std::runtime_error {
 public:
   Error(ErrorKind kind, std::string message, SourceLocation location = {}, std::string hint = {});
 

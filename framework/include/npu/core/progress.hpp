@@ -1,5 +1,7 @@
 #pragma once
 
+#include "npu/core/api.hpp"
+
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -10,7 +12,7 @@ namespace npu {
 
 /// Receives progress of long-running stages. Implementations are thread-safe: schedulers may report
 /// from TBB tasks. Reporting never changes results.
-class Progress {
+class NPU_API Progress {
 public:
   virtual ~Progress() = default;
   /// Starts a stage with `total` steps (0 when unknown).
@@ -22,7 +24,7 @@ public:
 };
 
 /// Discards everything; the default for tests and libraries.
-class SilentProgress final : public Progress {
+class NPU_API SilentProgress final : public Progress {
 public:
   void begin(std::string_view, std::int64_t) override {}
   void advance(std::int64_t) override {}
@@ -30,7 +32,7 @@ public:
 };
 
 /// Draws a one-line bar on a terminal (stderr); stays quiet when stderr is not a terminal.
-class TerminalProgress final : public Progress {
+class NPU_API TerminalProgress final : public Progress {
 public:
   TerminalProgress();
   void begin(std::string_view stage, std::int64_t total) override;

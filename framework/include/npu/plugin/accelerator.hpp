@@ -1,5 +1,6 @@
 #pragma once
 
+#include "npu/core/api.hpp"
 #include "npu/core/shape.hpp"
 #include "npu/ir/graph.hpp"
 #include "npu/plugin/plugin.hpp"
@@ -70,7 +71,7 @@ struct SupportVerdict {
   std::string reason;     ///< sentence for users, e.g. "Stride values for both width and height must be..."
 };
 
-class OperatorSupport {
+class NPU_API OperatorSupport {
 public:
   virtual ~OperatorSupport() = default;
   /// Checks one operation of a (lowered or input) subgraph.
@@ -78,7 +79,7 @@ public:
 };
 
 /// Storage rules for feature maps.
-class TensorLayout {
+class NPU_API TensorLayout {
 public:
   virtual ~TensorLayout() = default;
   [[nodiscard]] virtual bool supportsFormat(TensorFormat format) const = 0;
@@ -107,7 +108,7 @@ struct BlockConfig {
   friend bool operator==(const BlockConfig&, const BlockConfig&) = default;
 };
 
-class BlockConfigSelector {
+class NPU_API BlockConfigSelector {
 public:
   virtual ~BlockConfigSelector() = default;
   /// The block config the accelerator would choose for these shapes; nullopt when none fits.
@@ -141,7 +142,7 @@ struct EncodedWeights {
   std::vector<std::uint8_t> stream;  ///< the encoded bytes, when requested
 };
 
-class WeightEncoder {
+class NPU_API WeightEncoder {
 public:
   virtual ~WeightEncoder() = default;
   /// Encodes the weights (and biases/scales) of `op` for `block` and the depth slicing given as
@@ -152,7 +153,7 @@ public:
 };
 
 /// Performance of operations: see performance.hpp for the query and result types.
-class CostModel {
+class NPU_API CostModel {
 public:
   virtual ~CostModel() = default;
   /// Compute cycles and MACs of one operation (or stripe) with the given shapes and block config.
@@ -173,7 +174,7 @@ public:
 // The accelerator itself and the plugin that creates it.
 // ---------------------------------------------------------------------------------------------------
 
-class Accelerator {
+class NPU_API Accelerator {
 public:
   virtual ~Accelerator() = default;
   [[nodiscard]] virtual const AcceleratorInfo& info() const = 0;
@@ -196,7 +197,7 @@ struct AcceleratorConfig {
   SourceLocation location; ///< of the accelerator section, for errors
 };
 
-class AcceleratorPlugin : public Plugin {
+class NPU_API AcceleratorPlugin : public Plugin {
 public:
   /// The variants this plugin models, e.g. {"ethos-u55-32", "ethos-u55-64", ...}.
   [[nodiscard]] virtual std::vector<std::string> variants() const = 0;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "npu/core/api.hpp"
 #include "npu/plugin/abi_hash.hpp" // generated at build time: kPluginHeaderHash
 #include "npu/plugin/options.hpp"
 
@@ -26,7 +27,7 @@ enum class PluginKind : std::uint32_t {
 
 /// Base of every plugin. A plugin object is created once per process by the host and then used
 /// read-only, possibly from several threads: every const member must be thread-safe.
-class Plugin {
+class NPU_API Plugin {
 public:
   virtual ~Plugin() = default;
   /// The options this plugin accepts in pipeline YAML (validated strictly by the host).

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "npu/core/api.hpp"
 #include "npu/core/progress.hpp"
 #include "npu/ir/graph.hpp"
 #include "npu/plugin/accelerator.hpp"
@@ -21,7 +22,7 @@ struct ScheduleRequest {
 /// and the memory home of every tensor, and lists every buffer that needs an address.
 /// May run work in parallel with TBB; the result must not depend on the number of threads.
 /// Throws a Compile error when the region cannot fit the memory limits, naming the operation.
-class SchedulerPlugin : public Plugin {
+class NPU_API SchedulerPlugin : public Plugin {
 public:
   [[nodiscard]] virtual Schedule schedule(const ScheduleRequest& request) const = 0;
 };
