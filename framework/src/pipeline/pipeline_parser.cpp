@@ -1,0 +1,327 @@
+#include "npu/pipeline/pipeline.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace npu {
+
+std::string_view nameOf(ReportFormat format) {
+  static constexpr std::array<std::string_view, 4> kNames{"text", "csv", "json", "html"};
+  return kNames.at(static_cast<std::size_t>(format));
+}
+
+namespace {
+
+std::optional<ReportFormat> reportFormatFromName(std::string_view name) {
+  for (auto format : {ReportFormat::Text, ReportFormat::Csv, ReportFormat::Json, ReportFormat::Html}) {
+    if (nameOf(format) == name) {
+      return format;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Reads one YAML document, turning every structural problem into a located Config error.
+class PipelineReader {
+public:
+  explicit PipelineReader(std::filesystem::path file) : file_(std::move(file)) {}
+
+  PipelineSpec read(const std::string& text) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(text);
+    } catch (const YAML::ParserException& error) {
+      throwConfigError("invalid YAML: " + error.msg, at(error.mark));
+    }
+    PipelineSpec spec;
+    spec.file = file_;
+    if (!root.IsDefined() || root.IsNull()) {
+      throwConfigError("the pipeline file is empty", SourceLocation{file_.string(), 1, 1, {}},
+                       "a pipeline needs at least `stages:`; see configs/reference/*.yaml");
+    }
+    requireMap(root, "the pipeline");
+    for (const auto& [key, value] : entries(root, "the pipeline")) {
+      if (key == "name") {
+        spec.name = scalar(value, "name");
+      } else if (key == "description") {
+        spec.description = scalar(value, "description");
+      } else if (key == "plugin_path") {
+        readPluginPath(value, spec);
+      } else if (key == "accelerator") {
+        spec.accelerator = readAccelerator(value);
+      } else if (key == "stages") {
+        readStages(value, spec);
+      } else if (key == "report") {
+        readReport(value, spec);
+      } else {
+        throwConfigError("unknown key '" + key + "'", at(value.Mark()),
+                         "top-level keys: name, description, plugin_path, accelerator, stages, report");
+      }
+    }
+    if (spec.stages.empty()) {
+      throwConfigError("the pipeline has no stages", SourceLocation{file_.string(), 1, 1, {}},
+                       "add `stages:` with at least `- frontend: frontend_tflite`");
+    }
+    const bool needsAccelerator =
+        spec.stage(PluginKind::Lowering) != nullptr || spec.stage(PluginKind::Scheduler) != nullptr;
+    if (needsAccelerator && !spec.accelerator) {
+      throwConfigError("lowering and scheduling need an `accelerator:` section", SourceLocation{file_.string(), 1, 1, {}},
+                       "e.g. accelerator: { plugin: perf_u55, config: ethos-u55-128 }");
+    }
+    return spec;
+  }
+
+private:
+  [[nodiscard]] SourceLocation at(const YAML::Mark& mark) const {
+    if (mark.is_null()) {
+      return SourceLocation{file_.string(), 0, 0, {}};
+    }
+    return SourceLocation{file_.string(), mark.line + 1, mark.column + 1, {}};
+  }
+
+  void requireMap(const YAML::Node& node, const std::string& what) const {
+    if (!node.IsMap()) {
+      throwConfigError(what + " must be a mapping (key: value lines)", at(node.Mark()));
+    }
+  }
+
+  /// The key/value pairs of a map in file order; duplicate keys are errors.
+  std::vector<std::pair<std::string, YAML::Node>> entries(const YAML::Node& map, const std::string& what) const {
+    std::vector<std::pair<std::string, YAML::Node>> result;
+    std::set<std::string> seen;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      if (!it->first.IsScalar()) {
+        throwConfigError("keys of " + what + " must be plain names", at(it->first.Mark()));
+      }
+      std::string key = it->first.Scalar();
+      if (!seen.insert(key).second) {
+        throwConfigError("duplicate key '" + key + "' in " + what, at(it->first.Mark()));
+      }
+      result.emplace_back(std::move(key), it->second);
+    }
+    return result;
+  }
+
+  std::string scalar(const YAML::Node& node, const std::string& key) const {
+    if (!node.IsScalar()) {
+      throwConfigError("'" + key + "' must be a single value, not a " + (node.IsMap() ? "mapping" : "list"),
+                       at(node.Mark()));
+    }
+    return node.Scalar();
+  }
+
+  void readPluginPath(const YAML::Node& node, PipelineSpec& spec) const {
+    const auto base = file_.parent_path();
+    const auto add = [&](const YAML::Node& item) {
+      const std::filesystem::path path(scalar(item, "plugin_path"));
+      spec.pluginPath.push_back(path.is_absolute() ? path : base / path);
+    };
+    if (node.IsSequence()) {
+      for (const auto& item : node) {
+        add(item);
+      }
+    } else {
+      add(node);
+    }
+  }
+
+  AcceleratorSpec readAccelerator(const YAML::Node& node) const {
+    AcceleratorSpec accelerator;
+    accelerator.location = at(node.Mark());
+    if (node.IsScalar()) {
+      accelerator.plugin = node.Scalar();
+      return accelerator;
+    }
+    requireMap(node, "accelerator");
+    for (const auto& [key, value] : entries(node, "accelerator")) {
+      if (key == "plugin") {
+        accelerator.plugin = scalar(value, key);
+      } else if (key == "config") {
+        accelerator.config = scalar(value, key);
+      } else if (key == "system") {
+        accelerator.system = scalar(value, key);
+      } else if (key == "memory_mode") {
+        accelerator.memoryMode = scalar(value, key);
+      } else {
+        accelerator.options[key] = {scalar(value, key), at(value.Mark())};
+      }
+    }
+    if (accelerator.plugin.empty()) {
+      throwConfigError("the accelerator section needs `plugin:`", accelerator.location,
+                       "e.g. plugin: perf_u55 (see `npu-pipeline plugins`)");
+    }
+    return accelerator;
+  }
+
+  void readStages(const YAML::Node& node, PipelineSpec& spec) const {
+    if (!node.IsSequence()) {
+      throwConfigError("'stages' must be a list (lines starting with '- ')", at(node.Mark()));
+    }
+    int lastOrder = 0;
+    for (const auto& item : node) {
+      if (!item.IsMap() || item.size() != 1) {
+        throwConfigError("each stage is one `kind: plugin` entry, e.g. `- scheduler: scheduler_cascade`",
+                         at(item.Mark()));
+      }
+      const auto it = item.begin();
+      const std::string kindName = it->first.Scalar();
+      const auto kind = pluginKindFromName(kindName);
+      if (!kind || *kind == PluginKind::Accelerator) {
+        throwConfigError("unknown stage kind '" + kindName + "'", at(it->first.Mark()),
+                         "stage kinds, in order: frontend, lowering, scheduler, allocator");
+      }
+      const int order = static_cast<int>(*kind);
+      if (order <= lastOrder) {
+        throwConfigError("stage '" + kindName + "' is out of order or repeated", at(it->first.Mark()),
+                         "stages run in the order frontend, lowering, scheduler, allocator, each at most once");
+      }
+      lastOrder = order;
+      spec.stages.push_back(readStage(*kind, kindName, it->second));
+    }
+  }
+
+  StageSpec readStage(PluginKind kind, const std::string& kindName, const YAML::Node& value) const {
+    StageSpec stage;
+    stage.kind = kind;
+    stage.location = at(value.Mark());
+    if (value.IsScalar()) {
+      stage.plugin = value.Scalar();
+      return stage;
+    }
+    requireMap(value, "stage '" + kindName + "'");
+    for (const auto& [key, option] : entries(value, "stage '" + kindName + "'")) {
+      if (key == "plugin") {
+        stage.plugin = scalar(option, key);
+      } else {
+        stage.options[key] = {scalar(option, key), at(option.Mark())};
+      }
+    }
+    if (stage.plugin.empty()) {
+      throwConfigError("stage '" + kindName + "' needs `plugin:`", stage.location);
+    }
+    return stage;
+  }
+
+  void readReport(const YAML::Node& node, PipelineSpec& spec) const {
+    requireMap(node, "report");
+    for (const auto& [key, value] : entries(node, "report")) {
+      if (key != "formats") {
+        throwConfigError("unknown key '" + key + "' in report", at(value.Mark()), "report keys: formats");
+      }
+      if (!value.IsSequence()) {
+        throwConfigError("'formats' must be a list, e.g. [text, csv, json, html]", at(value.Mark()));
+      }
+      spec.report.formats.clear();
+      for (const auto& item : value) {
+        const auto format = reportFormatFromName(scalar(item, "formats"));
+        if (!format) {
+          throwConfigError("unknown report format '" + item.Scalar() + "'", at(item.Mark()),
+                           "formats: text, csv, json, html");
+        }
+        if (std::find(spec.report.formats.begin(), spec.report.formats.end(), *format) == spec.report.formats.end()) {
+          spec.report.formats.push_back(*format);
+        }
+      }
+    }
+  }
+
+  std::filesystem::path file_;
+};
+
+} // namespace
+
+const StageSpec* PipelineSpec::stage(PluginKind kind) const {
+  const auto it = std::find_if(stages.begin(), stages.end(), [&](const StageSpec& s) { return s.kind == kind; });
+  return it == stages.end() ? nullptr : &*it;
+}
+
+StageSpec* PipelineSpec::stage(PluginKind kind) {
+  const auto it = std::find_if(stages.begin(), stages.end(), [&](const StageSpec& s) { return s.kind == kind; });
+  return it == stages.end() ? nullptr : &*it;
+}
+
+PipelineSpec parsePipelineText(const std::string& text, const std::filesystem::path& file) {
+  return PipelineReader(file).read(text);
+}
+
+PipelineSpec parsePipelineFile(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    throwConfigError("cannot read pipeline file", SourceLocation{file.string(), 0, 0, {}},
+                     "check the path; bundled pipelines are under configs/");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parsePipelineText(text.str(), file);
+}
+
+void applyOverride(PipelineSpec& spec, const std::string& assignment) {
+  const SourceLocation where{"--set " + assignment, 0, 0, {}};
+  const auto equals = assignment.find('=');
+  if (equals == std::string::npos || equals == 0) {
+    throw Error(ErrorKind::Usage, "--set expects key=value, got '" + assignment + "'", {},
+                "e.g. --set scheduler.optimise=size or --set accelerator.arena_cache_size=512KiB");
+  }
+  const std::string key = assignment.substr(0, equals);
+  const std::string value = assignment.substr(equals + 1);
+  const auto dot = key.find('.');
+  const std::string section = key.substr(0, dot);
+  const std::string field = dot == std::string::npos ? std::string{} : key.substr(dot + 1);
+  if (section == "name" && field.empty()) {
+    spec.name = value;
+    return;
+  }
+  if (section == "report" && field == "formats") {
+    spec.report.formats.clear();
+    std::istringstream list(value);
+    for (std::string item; std::getline(list, item, ',');) {
+      const auto format = reportFormatFromName(item);
+      if (!format) {
+        throwConfigError("unknown report format '" + item + "'", where, "formats: text, csv, json, html");
+      }
+      spec.report.formats.push_back(*format);
+    }
+    return;
+  }
+  if (field.empty()) {
+    throw Error(ErrorKind::Usage, "--set key '" + key + "' names no field", {},
+                "use section.field, e.g. scheduler.optimise or accelerator.config");
+  }
+  if (section == "accelerator") {
+    if (!spec.accelerator) {
+      spec.accelerator = AcceleratorSpec{};
+      spec.accelerator->location = where;
+    }
+    auto& accelerator = *spec.accelerator;
+    if (field == "plugin") {
+      accelerator.plugin = value;
+    } else if (field == "config") {
+      accelerator.config = value;
+    } else if (field == "system") {
+      accelerator.system = value;
+    } else if (field == "memory_mode") {
+      accelerator.memoryMode = value;
+    } else {
+      accelerator.options[field] = {value, where};
+    }
+    return;
+  }
+  const auto kind = pluginKindFromName(section);
+  StageSpec* stage = kind ? spec.stage(*kind) : nullptr;
+  if (stage == nullptr) {
+    throw Error(ErrorKind::Usage, "--set '" + key + "': the pipeline has no section or stage '" + section + "'", {},
+                "sections: name, accelerator, report, and the pipeline's stages");
+  }
+  if (field == "plugin") {
+    stage->plugin = value;
+  } else {
+    stage->options[field] = {value, where};
+  }
+}
+
+} // namespace npu

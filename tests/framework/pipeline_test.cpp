@@ -1,0 +1,151 @@
+#include "npu/host/plugin_host.hpp"
+#include "npu/pipeline/pipeline.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+
+namespace {
+
+const std::filesystem::path kPluginDir{NPU_TEST_PLUGIN_DIR};
+
+/// The rendered error of parsing `text` as pipeline file "p.yaml" (empty when it parses).
+std::string parseError(const std::string& text) {
+  try {
+    (void)npu::parsePipelineText(text, "p.yaml");
+  } catch (const npu::Error& error) {
+    BOOST_TEST(error.exitCode() == 2);
+    return error.render();
+  }
+  return {};
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+npu::PluginHost hostWithTestFrontend() {
+  npu::PluginHost host;
+  host.loadFile(kPluginDir / "npu_test_good_frontend.so");
+  return host;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(pipeline_yaml)
+
+BOOST_AUTO_TEST_CASE(a_complete_pipeline_parses_into_its_sections) {
+  const auto spec = npu::parsePipelineText(R"(
+name: demo
+accelerator:
+  plugin: perf_u55
+  config: ethos-u55-128
+  system: ethos_u55_high_end_embedded
+  memory_mode: shared_sram
+  arena_cache_size: 512KiB
+stages:
+  - frontend: frontend_tflite
+  - lowering: ethosu_lowering
+  - scheduler: { plugin: scheduler_cascade, optimise: size }
+  - allocator: { plugin: allocator_hillclimb }
+report: { formats: [text, csv, json, html] }
+)",
+                                           "demo.yaml");
+  BOOST_TEST(spec.name == "demo");
+  BOOST_REQUIRE(spec.accelerator.has_value());
+  BOOST_TEST(spec.accelerator->config == "ethos-u55-128");
+  BOOST_TEST(spec.accelerator->options.at("arena_cache_size").first == "512KiB");
+  BOOST_TEST(spec.stages.size() == 4U);
+  BOOST_TEST(spec.stage(npu::PluginKind::Scheduler)->options.at("optimise").first == "size");
+  BOOST_TEST(spec.report.formats.size() == 4U);
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_top_level_key_is_an_error_with_line_and_column) {
+  const std::string error = parseError("stages:\n  - frontend: x\nschedular: y\n");
+  BOOST_TEST(contains(error, "p.yaml:3:12"));
+  BOOST_TEST(contains(error, "unknown key 'schedular'"));
+}
+
+BOOST_AUTO_TEST_CASE(malformed_yaml_reports_the_parser_position) {
+  const std::string error = parseError("stages:\n  - frontend: [unclosed\n");
+  BOOST_TEST(contains(error, "p.yaml:"));
+  BOOST_TEST(contains(error, "invalid YAML"));
+}
+
+BOOST_AUTO_TEST_CASE(wrong_types_and_shapes_are_errors) {
+  BOOST_TEST(contains(parseError("stages: frontend\n"), "must be a list"));
+  BOOST_TEST(contains(parseError("stages:\n  - frontend: x\nname: [a, b]\n"), "'name' must be a single value"));
+  BOOST_TEST(contains(parseError("stages:\n  - frontend: x\n    lowering: y\n"), "one `kind: plugin` entry"));
+  BOOST_TEST(contains(parseError("stages:\n  - frontend: x\nreport: { formats: [pdf] }\n"), "unknown report format"));
+}
+
+BOOST_AUTO_TEST_CASE(stages_must_come_in_order_and_once) {
+  BOOST_TEST(contains(parseError("stages:\n  - scheduler: s\n  - frontend: f\n"), "out of order"));
+  BOOST_TEST(contains(parseError("stages:\n  - frontend: f\n  - frontend: g\n"), "out of order or repeated"));
+  BOOST_TEST(contains(parseError("stages:\n  - optimiser: f\n"), "unknown stage kind 'optimiser'"));
+}
+
+BOOST_AUTO_TEST_CASE(scheduling_without_an_accelerator_is_an_error) {
+  BOOST_TEST(contains(parseError("stages:\n  - frontend: f\n  - scheduler: s\n"), "need an `accelerator:`"));
+}
+
+BOOST_AUTO_TEST_CASE(duplicate_keys_are_errors) {
+  BOOST_TEST(contains(parseError("name: a\nname: b\nstages:\n  - frontend: f\n"), "duplicate key 'name'"));
+}
+
+BOOST_AUTO_TEST_CASE(set_overrides_reach_stages_accelerator_and_report) {
+  auto spec = npu::parsePipelineText("accelerator: { plugin: a }\nstages:\n  - frontend: f\n  - scheduler: s\n", "p.yaml");
+  npu::applyOverride(spec, "scheduler.optimise=size");
+  npu::applyOverride(spec, "accelerator.config=ethos-u55-64");
+  npu::applyOverride(spec, "accelerator.arena_cache_size=1MiB");
+  npu::applyOverride(spec, "report.formats=csv,html");
+  BOOST_TEST(spec.stage(npu::PluginKind::Scheduler)->options.at("optimise").first == "size");
+  BOOST_TEST(spec.accelerator->config == "ethos-u55-64");
+  BOOST_TEST(spec.accelerator->options.at("arena_cache_size").first == "1MiB");
+  BOOST_TEST(spec.report.formats.size() == 2U);
+  BOOST_CHECK_THROW(npu::applyOverride(spec, "allocator.x=1"), npu::Error);
+  BOOST_CHECK_THROW(npu::applyOverride(spec, "novalue"), npu::Error);
+}
+
+BOOST_AUTO_TEST_CASE(resolution_fills_defaults_and_records_versions) {
+  auto host = hostWithTestFrontend();
+  const auto spec = npu::parsePipelineText("stages:\n  - frontend: test_frontend\n", "p.yaml");
+  const auto resolved = npu::resolvePipeline(spec, host, {});
+  BOOST_TEST(resolved.stage(npu::PluginKind::Frontend)->options.getString("flavour") == "plain");
+  const std::string yaml = resolved.toYaml();
+  BOOST_TEST(contains(yaml, "plugin_version: 1.0.0"));
+  BOOST_TEST(contains(yaml, "flavour: plain"));
+}
+
+BOOST_AUTO_TEST_CASE(unknown_options_bad_values_and_missing_plugins_are_located_errors) {
+  auto host = hostWithTestFrontend();
+  const auto resolveError = [&](const std::string& text) -> std::string {
+    try {
+      (void)npu::resolvePipeline(npu::parsePipelineText(text, "p.yaml"), host, {});
+    } catch (const npu::Error& error) {
+      return error.render();
+    }
+    return {};
+  };
+  const std::string unknown = resolveError("stages:\n  - frontend: { plugin: test_frontend, colour: red }\n");
+  BOOST_TEST(contains(unknown, "p.yaml:2:48"));
+  BOOST_TEST(contains(unknown, "unknown option 'colour'"));
+  BOOST_TEST(contains(unknown, "known options: flavour"));
+  const std::string badChoice = resolveError("stages:\n  - frontend: { plugin: test_frontend, flavour: sweet }\n");
+  BOOST_TEST(contains(badChoice, "one of: plain, spicy"));
+  const std::string missing = resolveError("stages:\n  - frontend: tflite_frontend\n");
+  BOOST_TEST(contains(missing, "p.yaml:2:15"));
+  BOOST_TEST(contains(missing, "no frontend plugin 'tflite_frontend'"));
+}
+
+BOOST_AUTO_TEST_CASE(the_resolved_pipeline_reparses_to_the_same_resolution) {
+  auto host = hostWithTestFrontend();
+  const auto first = npu::resolvePipeline(
+      npu::parsePipelineText("name: x\nstages:\n  - frontend: { plugin: test_frontend, flavour: spicy }\n", "p.yaml"),
+      host, {});
+  auto reparsed = npu::parsePipelineText(first.toYaml(), "p.yaml");
+  // plugin_version is informative output; it is not an option of the plugin.
+  reparsed.stage(npu::PluginKind::Frontend)->options.erase("plugin_version");
+  const auto second = npu::resolvePipeline(reparsed, host, {});
+  BOOST_TEST(second.toYaml() == first.toYaml());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
