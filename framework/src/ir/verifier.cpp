@@ -43,7 +43,11 @@ void verifySubgraph(const Subgraph& subgraph, std::vector<GraphIssue>& issues) {
         continue;
       }
       auto& producer = producedBy[static_cast<std::size_t>(output)];
-      if (producer >= 0) {
+      // Several operations may write one tensor when each writes only a part of it (concatenation by
+      // offset: writeOffset/writeShape set on every writer).
+      const bool partialWrites = producer >= 0 && op.writeOffset.has_value() &&
+                                 subgraph.operations[static_cast<std::size_t>(producer)].writeOffset.has_value();
+      if (producer >= 0 && !partialWrites) {
         report("tensor '" + subgraph.tensor(output).name + "' is written by both " + subgraph.describe(producer) +
                " and " + subgraph.describe(opId));
       }

@@ -73,6 +73,10 @@ public:
       throwConfigError("lowering and scheduling need an `accelerator:` section", SourceLocation{file_.string(), 1, 1, {}},
                        "e.g. accelerator: { plugin: perf_u55, config: ethos-u55-128 }");
     }
+    if (spec.stage(PluginKind::Scheduler) != nullptr && spec.stage(PluginKind::Allocator) == nullptr) {
+      throwConfigError("a scheduler stage needs an allocator stage after it", SourceLocation{file_.string(), 1, 1, {}},
+                       "add e.g. `- allocator: allocator_hillclimb`");
+    }
     return spec;
   }
 

@@ -50,7 +50,8 @@ struct GraphIssue {
   std::string message;
 };
 
-/// Structural checks every pass must keep: tensor indices in range, each tensor produced at most once,
+/// Structural checks every pass must keep: tensor indices in range, each tensor produced at most once
+/// (or only by partial writes, each with a writeOffset),
 /// operations in a valid execution order, inputs/outputs valid, constant data sizes matching shapes.
 [[nodiscard]] std::vector<GraphIssue> verifyGraph(const Graph& graph);
 /// Throws an Internal error listing the issues when verifyGraph finds any; `after` names the pass.

@@ -48,6 +48,9 @@ struct ScheduledOperation {
   std::optional<WeightPlan> weights;
   std::string strategy; ///< scheduler-specific label (e.g. DP "WeightStream"/"IfmStream")
   double estimatedCycles = 0.0; ///< the scheduler's own estimate (the report recomputes)
+  /// NPU cycles under which the next operation's buffered weight DMA can run (Vela's
+  /// slack_buffering_cycles); 0 when the scheduler does not overlap transfers.
+  double slackBufferingCycles = 0.0;
   std::int64_t memoryUsage = 0; ///< fast-storage bytes in use while the operation runs
 };
 

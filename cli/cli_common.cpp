@@ -1,0 +1,65 @@
+#include "cli_common.hpp"
+
+#include <iostream>
+
+namespace po = boost::program_options;
+
+namespace npu::cli {
+
+void addCommonOptions(po::options_description& options, CommonOptions& common) {
+  options.add_options()("help,h", po::bool_switch(&common.help), "show this help")(
+      "plugin-path", po::value(&common.pluginPaths)->composing(),
+      "extra directory to load plugins from (repeatable; searched before the defaults)");
+}
+
+po::variables_map parseArguments(const std::vector<std::string>& arguments, const po::options_description& options,
+                                 const po::positional_options_description& positional) {
+  po::variables_map values;
+  try {
+    po::store(po::command_line_parser(arguments).options(options).positional(positional).run(), values);
+    po::notify(values);
+  } catch (const po::error& error) {
+    throw Error(ErrorKind::Usage, error.what(), {}, "see --help");
+  }
+  return values;
+}
+
+PluginHost loadPlugins(const CommonOptions& common) {
+  PluginHost host;
+  for (const auto& path : common.pluginPaths) {
+    host.loadDirectory(path);
+  }
+  host.loadSearchPath(PluginHost::defaultSearchPath());
+  return host;
+}
+
+const FrontendPlugin& frontendForModel(const PluginHost& host, const std::filesystem::path& model) {
+  const std::string extension = model.extension().string();
+  std::string known;
+  for (const auto& info : host.plugins()) {
+    if (info.kind != PluginKind::Frontend) {
+      continue;
+    }
+    const auto& frontend = host.require<FrontendPlugin>(PluginKind::Frontend, info.id, {});
+    for (const auto& candidate : frontend.fileExtensions()) {
+      if (candidate == extension) {
+        return frontend;
+      }
+      known += (known.empty() ? "" : ", ") + candidate;
+    }
+  }
+  throw Error(ErrorKind::Usage, "no frontend plugin reads '" + extension + "' files",
+              SourceLocation{model.string(), 0, 0, {}},
+              known.empty() ? "no frontend plugins were found; run `npu-pipeline plugins`"
+                            : "readable file types: " + known);
+}
+
+void usageError(const std::string& command, const std::string& message) {
+  throw Error(ErrorKind::Usage, command + ": " + message, {}, "run `npu-pipeline " + command + " --help`");
+}
+
+void printHelp(const std::string& synopsis, const std::string& description, const po::options_description& options) {
+  std::cout << "usage: " << synopsis << "\n\n" << description << "\n\n" << options << "\n";
+}
+
+} // namespace npu::cli

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "npu/host/plugin_host.hpp"
+#include "npu/ir/graph.hpp"
+#include "npu/plugin/frontend.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace npu::cli {
+
+/// Options every command understands.
+struct CommonOptions {
+  std::vector<std::string> pluginPaths;
+  bool help = false;
+};
+
+/// Adds --help and --plugin-path to a command's option description.
+void addCommonOptions(boost::program_options::options_description& options, CommonOptions& common);
+
+/// Parses a command's arguments; unknown options and missing values are Usage errors.
+boost::program_options::variables_map parseArguments(const std::vector<std::string>& arguments,
+                                                     const boost::program_options::options_description& options,
+                                                     const boost::program_options::positional_options_description& positional);
+
+/// A host with the --plugin-path directories and the default search path loaded.
+PluginHost loadPlugins(const CommonOptions& common);
+
+/// The frontend plugin whose file extensions match the model (the first loaded one wins).
+const FrontendPlugin& frontendForModel(const PluginHost& host, const std::filesystem::path& model);
+
+/// Throws a Usage error naming the command and what is missing.
+[[noreturn]] void usageError(const std::string& command, const std::string& message);
+
+void printHelp(const std::string& synopsis, const std::string& description,
+               const boost::program_options::options_description& options);
+
+} // namespace npu::cli

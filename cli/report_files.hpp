@@ -1,0 +1,19 @@
+#pragma once
+
+#include "npu/pipeline/pipeline.hpp"
+#include "npu/report/report.hpp"
+
+#include <filesystem>
+#include <vector>
+
+namespace npu::cli {
+
+/// Writes the report in the given formats into the directory, named like Vela's files
+/// (<network>_summary_<system>.csv, <network>_per-layer.csv) plus <network>.txt/.json/.html.
+/// Every file is written to a temporary name first and renamed at the end, so a failure leaves no
+/// half-written report behind. Returns the files written.
+std::vector<std::filesystem::path> writeReportFiles(const NetworkReport& report,
+                                                    const std::vector<ReportFormat>& formats,
+                                                    const std::filesystem::path& directory);
+
+} // namespace npu::cli

@@ -1,0 +1,75 @@
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "report_files.hpp"
+
+#include "npu/pipeline/compiler.hpp"
+#include "npu/report/writers.hpp"
+
+#include <tbb/global_control.h>
+
+#include <iostream>
+
+namespace po = boost::program_options;
+
+namespace npu::cli {
+
+int runCommand(const std::vector<std::string>& arguments) {
+  CommonOptions common;
+  std::string pipelineFile;
+  std::string model;
+  std::string outputDir;
+  std::vector<std::string> overrides;
+  int threads = 0;
+  bool quiet = false;
+  po::options_description options("run options");
+  addCommonOptions(options, common);
+  options.add_options()("pipeline", po::value(&pipelineFile), "pipeline YAML file")(
+      "model", po::value(&model), "model file")("output,o", po::value(&outputDir),
+                                                "write the reports (the pipeline's report formats) into DIR")(
+      "set", po::value(&overrides)->composing(), "override a pipeline setting: key=value (repeatable)")(
+      "threads", po::value(&threads), "worker threads for the schedulers (default: all cores)")(
+      "quiet,q", po::bool_switch(&quiet), "do not print the text report");
+  po::positional_options_description positional;
+  positional.add("pipeline", 1).add("model", 1);
+  parseArguments(arguments, options, positional);
+  if (common.help) {
+    printHelp("npu-pipeline run PIPELINE MODEL [-o DIR] [--set key=value]... [--threads N]",
+              "Compiles MODEL with the stages PIPELINE names and reports, per layer and in total, cycles, "
+              "inference time, MACs, bandwidth per memory and the SRAM peak. With -o, writes the report "
+              "files (text, Vela-compatible summary and per-layer CSV, JSON, HTML) into DIR; nothing is "
+              "written when compilation fails.",
+              options);
+    return 0;
+  }
+  if (pipelineFile.empty() || model.empty()) {
+    usageError("run", "expected PIPELINE and MODEL");
+  }
+  if (threads < 0) {
+    usageError("run", "--threads must be positive");
+  }
+  PipelineSpec spec = parsePipelineFile(pipelineFile);
+  for (const auto& assignment : overrides) {
+    applyOverride(spec, assignment);
+  }
+  PluginHost host = loadPlugins(common);
+  const ResolvedPipeline pipeline = resolvePipeline(spec, host, defaultConfigSearchPath());
+  const auto parallelism = threads > 0 ? static_cast<std::size_t>(threads)
+                                       : tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
+  const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, parallelism);
+  TerminalProgress progress;
+  const Compilation compilation = compileModel(pipeline, model, progress);
+  if (!compilation.report) {
+    std::cout << "compiled " << compilation.lowered.name << ": the pipeline has no scheduler, nothing to report\n";
+    return 0;
+  }
+  const NetworkReport& report = *compilation.report;
+  if (!outputDir.empty()) {
+    writeReportFiles(report, pipeline.report.formats, outputDir);
+  }
+  if (!quiet) {
+    std::cout << renderTextReport(report);
+  }
+  return 0;
+}
+
+} // namespace npu::cli

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "npu/core/api.hpp"
+#include "npu/ir/graph.hpp"
+#include "npu/plugin/accelerator.hpp"
+#include "npu/plugin/performance.hpp"
+#include "npu/schedule/schedule.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace npu {
+
+/// Final figures of one scheduled NPU operation.
+struct LayerReport {
+  int subgraph = 0;
+  std::string region; ///< e.g. "main_split_1"
+  OperationId op = 0;
+  std::string name;
+  std::string sourceType; ///< TFLite operator it came from
+  std::string irType;     ///< IR operation type ("Conv2DBias", ...)
+  ScheduledOperation schedule;
+  OperationPerformance performance;
+  std::int64_t memoryUsage = 0; ///< fast-storage bytes live while the operation runs
+};
+
+/// Final figures of a whole network: what every report format prints.
+struct NetworkReport {
+  std::string network;
+  std::string pipelineYaml; ///< the resolved pipeline that produced the report
+  AcceleratorInfo accelerator;
+  MemorySystem memory;
+  std::vector<LayerReport> layers;
+  OperationPerformance total;
+  std::array<std::int64_t, kMemoryAreaCount> memoryUsed{}; ///< bytes per memory (allocation peaks, constants)
+  std::int64_t originalWeightBytes = 0;
+  std::int64_t encodedWeightBytes = 0;
+  int npuOperations = 0; ///< after lowering
+  int cpuOperations = 0;
+  std::vector<std::string> cpuOperationReasons; ///< "name (TYPE): reason" per CPU operation
+
+  [[nodiscard]] double totalCycles() const { return total.cycle(CycleComponent::Total); }
+  [[nodiscard]] double inferenceSeconds() const {
+    return memory.coreClockHz > 0 ? totalCycles() / memory.coreClockHz : 0.0;
+  }
+};
+
+/// Computes the final per-operation figures through the accelerator's cost model, with the memory
+/// homing, weight buffering and allocation the schedules chose (Vela: calc_new_performance_for_network).
+[[nodiscard]] NPU_API NetworkReport evaluateNetwork(const Graph& lowered, const std::vector<Schedule>& schedules,
+                                                    const std::vector<Allocation>& allocations,
+                                                    const Accelerator& accelerator);
+
+} // namespace npu

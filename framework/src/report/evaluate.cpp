@@ -1,0 +1,148 @@
+#include "npu/report/report.hpp"
+
+#include "npu/core/diagnostics.hpp"
+
+#include <set>
+
+namespace npu {
+
+namespace {
+
+TensorHome homeOf(const Schedule& schedule, TensorId tensor, const MemorySystem& memory) {
+  const auto it = schedule.tensorHomes.find(tensor);
+  return it != schedule.tensorHomes.end() ? it->second : TensorHome{memory.featureMapArea, TensorFormat::NHWC};
+}
+
+FeatureMapQuery featureMap(const Subgraph& subgraph, const Schedule& schedule, const MemorySystem& memory,
+                           TensorId tensor, const Shape4& shape) {
+  const TensorHome home = homeOf(schedule, tensor, memory);
+  return FeatureMapQuery{shape, subgraph.tensor(tensor).type, home.format, home.area};
+}
+
+/// What the cost model needs to know about one scheduled operation (Vela: estimate_full_op_performance).
+PerformanceContext contextFor(const Subgraph& subgraph, const Operation& op, const ScheduledOperation& scheduled,
+                              const Schedule& schedule, const MemorySystem& memory) {
+  PerformanceContext context;
+  CostQuery& query = context.query;
+  // Operand order as the schedule runs it: a swapped binary operation reads its second input first.
+  const std::size_t first = scheduled.reversedOperands ? 1 : 0;
+  const TensorId ifm = scheduled.reversedOperands ? op.ifm2() : op.ifm();
+  const TensorId ifm2 = scheduled.reversedOperands ? op.ifm() : op.ifm2();
+  const auto readShape = [&](std::size_t index) {
+    return op.readShapes[index].value_or(subgraph.ifmShape(op, index));
+  };
+  if (subgraph.validTensorId(ifm)) {
+    query.ifm = featureMap(subgraph, schedule, memory, ifm, readShape(first));
+  }
+  if (subgraph.validTensorId(ifm2)) {
+    query.ifm2 = featureMap(subgraph, schedule, memory, ifm2, readShape(1 - first));
+  }
+  query.ofm = featureMap(subgraph, schedule, memory, op.ofm(), op.writeShape.value_or(subgraph.ofmShape(op)));
+  query.block = &scheduled.blockConfig;
+  query.reversedOperands = scheduled.reversedOperands;
+  query.hasScalesBiases = subgraph.validTensorId(op.bias());
+  if (scheduled.weights) {
+    const WeightPlan& plan = *scheduled.weights;
+    query.constantArea = plan.buffered() ? plan.bufferArea : plan.storageArea;
+    context.weights = WeightTransfer{true,
+                                     plan.encodedBytes,
+                                     plan.storageArea,
+                                     plan.buffered() ? std::optional(plan.bufferArea) : std::nullopt,
+                                     plan.doubleBuffered(),
+                                     plan.firstTransferBytes,
+                                     plan.fullTransferCycles};
+  } else if (query.hasScalesBiases) {
+    query.constantArea = memory.constantArea;
+  }
+  if (op.activation && subgraph.validTensorId(op.activation->lut)) {
+    context.lutTransfer =
+        ConstantTransfer{memory.constantArea, MemoryArea::Shram, subgraph.tensor(op.activation->lut).byteSize(),
+                         TensorPurpose::Lut};
+  }
+  context.ownSlackCycles = scheduled.slackBufferingCycles;
+  return context;
+}
+
+/// Weights counted once per distinct constant (shared buffers have one equivalence id).
+std::int64_t weightIdentity(const Subgraph& subgraph, int subgraphIndex, TensorId tensor) {
+  const auto equivalence = subgraph.tensor(tensor).equivalenceId;
+  return equivalence >= 0 ? equivalence : -(static_cast<std::int64_t>(subgraphIndex) << 32) - tensor - 1;
+}
+
+void countPlacements(const Graph& graph, NetworkReport& report) {
+  for (const Subgraph& subgraph : graph.subgraphs) {
+    for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+      const Operation& op = subgraph.operations[i];
+      if (op.placement == Placement::Npu) {
+        ++report.npuOperations;
+      } else {
+        ++report.cpuOperations;
+        report.cpuOperationReasons.push_back(subgraph.describe(static_cast<OperationId>(i)) + ": " +
+                                             (op.placementReason.empty() ? "not placed on the NPU" : op.placementReason));
+      }
+    }
+  }
+}
+
+} // namespace
+
+NetworkReport evaluateNetwork(const Graph& lowered, const std::vector<Schedule>& schedules,
+                              const std::vector<Allocation>& allocations, const Accelerator& accelerator) {
+  require(schedules.size() == allocations.size(), "one allocation per schedule");
+  NetworkReport report;
+  report.network = lowered.name;
+  report.accelerator = accelerator.info();
+  report.memory = accelerator.memory();
+  countPlacements(lowered, report);
+  const MemorySystem& memory = accelerator.memory();
+  std::set<std::int64_t> originalSeen;
+  std::set<std::int64_t> encodedSeen;
+  for (std::size_t s = 0; s < schedules.size(); ++s) {
+    const Schedule& schedule = schedules[s];
+    const Subgraph& subgraph = lowered.subgraphs.at(static_cast<std::size_t>(schedule.region.subgraph));
+    std::vector<LiveRange> fastRanges;
+    for (const auto& buffer : schedule.buffers) {
+      if (buffer.area == memory.fastStorageArea) {
+        fastRanges.push_back(buffer.range);
+      }
+    }
+    const auto usage = memoryUsageOverTime(fastRanges, static_cast<std::int64_t>(schedule.operations.size()));
+    double previousSlack = 0.0;
+    for (std::size_t t = 0; t < schedule.operations.size(); ++t) {
+      const ScheduledOperation& scheduled = schedule.operations[t];
+      const Operation& op = subgraph.operation(scheduled.op);
+      PerformanceContext context = contextFor(subgraph, op, scheduled, schedule, memory);
+      context.previousSlackCycles = previousSlack;
+      previousSlack = scheduled.slackBufferingCycles;
+
+      LayerReport layer;
+      layer.subgraph = schedule.region.subgraph;
+      layer.region = schedule.label;
+      layer.op = scheduled.op;
+      layer.name = op.name;
+      layer.sourceType = op.sourceType;
+      layer.irType = std::string(nameOf(op.type));
+      layer.schedule = scheduled;
+      layer.performance = accelerator.costModel().estimate(subgraph, op, context);
+      layer.memoryUsage = usage[t];
+      report.total += layer.performance;
+
+      if (const TensorId weights = op.weights(); subgraph.validTensorId(weights)) {
+        const std::int64_t identity = weightIdentity(subgraph, schedule.region.subgraph, weights);
+        if (originalSeen.insert(identity).second) {
+          report.originalWeightBytes += subgraph.tensor(weights).byteSize();
+        }
+        if (scheduled.weights && encodedSeen.insert(identity).second) {
+          report.encodedWeightBytes += scheduled.weights->encodedBytes;
+        }
+      }
+      report.layers.push_back(std::move(layer));
+    }
+    for (std::size_t area = 0; area < report.memoryUsed.size(); ++area) {
+      report.memoryUsed[area] = std::max(report.memoryUsed[area], allocations[s].peak[area]);
+    }
+  }
+  return report;
+}
+
+} // namespace npu
