@@ -1,0 +1,259 @@
+#include "palette.hpp"
+
+#include "stream_format.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace ethosu::weights::detail {
+namespace {
+
+constexpr int kWeightSlots = 512; // weights -256..255, slot = weight + 256
+
+[[nodiscard]] constexpr std::size_t slotOf(int weight) { return static_cast<std::size_t>(weight + 256); }
+
+/// Bits needed to index a palette of `size` entries (0 for one entry or none).
+[[nodiscard]] int paletteIndexBits(std::int64_t size) {
+  int bits = 0;
+  while (bits < 8 && size > (std::int64_t{1} << bits)) {
+    ++bits;
+  }
+  return bits;
+}
+
+/// Vela's power-of-two test, which also accepts zero: a palette that grows to 2^k + 1 entries (plus
+/// the excluded zero) needs one more index bit.
+[[nodiscard]] bool needsAnotherIndexBit(int entriesBeforeGrowth) {
+  return ((entriesBeforeGrowth - 1) & entriesBeforeGrowth) == 0;
+}
+
+/// Tracks, while scanning the weights, where the current section started and when each value was last
+/// seen; decides where a new palette pays off (mlw_encode.c: search_palette_sections).
+class SectionSearch {
+public:
+  explicit SectionSearch(std::span<const std::int16_t> weights) : weights_(weights) { lastSeen_.fill(-1); }
+
+  std::vector<std::size_t> run() {
+    sectionStarts_.assign(1, 0);
+    for (std::int64_t position = 0; position < std::ssize(weights_); ++position) {
+      visit(position);
+    }
+    return std::move(sectionStarts_);
+  }
+
+private:
+  void visit(std::int64_t position) {
+    const int weight = weights_[static_cast<std::size_t>(position)];
+    const bool excludeZero = zeroCount_ > (position - sectionStart_) / 4;
+
+    // A value the current palette lacks grows it; growing a long-lived palette past a power of two
+    // (or past 32 entries) starts a new section instead.
+    if (havePalette_ && lastSeen_[slotOf(weight)] < sectionStart_) {
+      ++paletteSize_;
+      const bool tooLong = position - sectionStart_ - zeroCount_ > 512;
+      const bool tooLarge = paletteSize_ - static_cast<int>(excludeZero) > kMaxPaletteSize;
+      if (needsAnotherIndexBit(paletteSize_ - 1 - static_cast<int>(excludeZero)) && (tooLong || tooLarge)) {
+        sectionStarts_.push_back(static_cast<std::size_t>(position));
+        sectionStart_ = position;
+        havePalette_ = false;
+        zeroCount_ = 0;
+      }
+    }
+
+    lastSeen_[slotOf(weight)] = position;
+    if (weight == 0) {
+      ++zeroCount_;
+    }
+
+    for (const int window : {32, 64, 128, 256, 512}) {
+      considerNewPalette(position, window * (havePalette_ ? 2 : 1), excludeZero);
+    }
+  }
+
+  /// Every `window` non-zero weights, estimates whether a palette covering the last `window` of them
+  /// saves bits compared with the current coding.
+  void considerNewPalette(std::int64_t position, std::int64_t window, bool excludeZero) {
+    const std::int64_t nonZeros = position - sectionStart_ - zeroCount_;
+    if (nonZeros <= 0 || nonZeros % window != 0) {
+      return;
+    }
+    const std::int64_t candidateStart = startOfLastNonZeros(position, window + 1);
+    const auto candidateSize = static_cast<std::int64_t>(
+        std::count_if(lastSeen_.begin(), lastSeen_.end(), [&](std::int64_t seen) { return seen >= candidateStart; }));
+    const std::int64_t excluded = excludeZero ? 1 : 0;
+    const std::int64_t newBits = paletteIndexBits(candidateSize - excluded);
+
+    bool createPalette = false;
+    if (havePalette_) {
+      const std::int64_t oldBits = paletteIndexBits(paletteSize_ - excluded);
+      const std::int64_t savings = window * (oldBits * 15 - newBits * 15) / 16 - candidateSize * 8 - 20;
+      createPalette = savings > 0;
+    } else if (candidateSize - excluded <= kMaxPaletteSize) {
+      // 90 bits per 16 weights approximates direct coding without a palette.
+      const std::int64_t savings = window * (90 - newBits * 15) / 16 - candidateSize * 8 - 20;
+      createPalette = savings > 0;
+    }
+    if (!createPalette) {
+      return;
+    }
+    paletteSize_ = static_cast<int>(candidateSize);
+    havePalette_ = true;
+    sectionStart_ = candidateStart;
+    if (static_cast<std::int64_t>(sectionStarts_.back()) != sectionStart_) {
+      sectionStarts_.push_back(static_cast<std::size_t>(sectionStart_));
+    }
+    const auto begin = weights_.begin() + sectionStart_;
+    zeroCount_ = std::count(begin, weights_.begin() + position + 1, std::int16_t{0});
+  }
+
+  /// Walks back from `position` (not before the section start) until `count` non-zero weights were
+  /// passed; returns where it stopped.
+  [[nodiscard]] std::int64_t startOfLastNonZeros(std::int64_t position, std::int64_t count) const {
+    std::int64_t passed = 0;
+    std::int64_t cursor = position;
+    for (; cursor > sectionStart_; --cursor) {
+      if (weights_[static_cast<std::size_t>(cursor)] != 0) {
+        if (passed == count) {
+          break;
+        }
+        ++passed;
+      }
+    }
+    return cursor;
+  }
+
+  std::span<const std::int16_t> weights_;
+  std::array<std::int64_t, kWeightSlots> lastSeen_{};
+  std::vector<std::size_t> sectionStarts_;
+  std::int64_t sectionStart_ = 0;
+  std::int64_t zeroCount_ = 0;
+  int paletteSize_ = 0;
+  bool havePalette_ = false;
+};
+
+/// Zero runs pay off when zero is the most common weight and more than four times as common as the
+/// runner-up (mlw_encode.c: find_palette, ZERO_RUN_THRES).
+[[nodiscard]] bool useZeroRuns(const std::array<std::int64_t, kWeightSlots>& frequency) {
+  std::int64_t mostFrequent = 0;
+  std::int64_t runnerUp = 0;
+  int mostFrequentWeight = 0;
+  for (int slot = 0; slot < kWeightSlots; ++slot) {
+    const std::int64_t count = frequency[static_cast<std::size_t>(slot)];
+    if (count > mostFrequent) {
+      runnerUp = mostFrequent;
+      mostFrequent = count;
+      mostFrequentWeight = slot - 256;
+    } else if (count > runnerUp) {
+      runnerUp = count;
+    }
+  }
+  return mostFrequentWeight == 0 && mostFrequent > 4 * runnerUp;
+}
+
+void fillSymbolTable(SectionPalette& palette) {
+  // Direct symbols follow the palette indices. Zero takes the code of "negative zero" (1): a quirk of
+  // the reference encoder that the decoder undoes the same way.
+  for (int weight = -256; weight < 256; ++weight) {
+    const int code = weight == 0 ? 1 : signMagnitudeOf(weight);
+    palette.symbolOfWeight[slotOf(weight)] = code + palette.size() - palette.directOffset;
+  }
+  for (int index = 0; index < palette.size(); ++index) {
+    palette.symbolOfWeight[slotOf(weightOfSignMagnitude(palette.entries[static_cast<std::size_t>(index)]))] = index;
+  }
+}
+
+} // namespace
+
+int SectionPalette::uncompressedSymbolBits() const {
+  if (onlyPalette) {
+    int bits = 0;
+    while ((1 << bits) < size()) {
+      ++bits;
+    }
+    return bits;
+  }
+  if (entries.empty()) {
+    return entryBits;
+  }
+  // Uncompressed symbols are impossible here; the parameter search prices them at 100 bits each.
+  return 100;
+}
+
+std::vector<std::size_t> findPaletteSections(std::span<const std::int16_t> weights) {
+  return SectionSearch(weights).run();
+}
+
+SectionPalette choosePalette(std::span<const std::int16_t> section) {
+  std::array<std::int64_t, kWeightSlots> frequency{};
+  for (const std::int16_t weight : section) {
+    ++frequency[slotOf(weight)];
+  }
+  SectionPalette palette;
+  palette.zeroRuns = useZeroRuns(frequency);
+
+  // Candidate entries keyed by (count, code) so that sorting puts the most frequent first and breaks
+  // ties by the larger code (mlw_encode.c: create_palette).
+  std::array<std::uint64_t, kWeightSlots> candidates{};
+  std::int64_t codedWeights = 0;
+  int largestCode = 0;
+  for (int weight = -255; weight < 256; ++weight) {
+    if (weight == 0 && palette.zeroRuns) {
+      continue;
+    }
+    const int code = signMagnitudeOf(weight);
+    const std::int64_t count = frequency[slotOf(weight)];
+    candidates[static_cast<std::size_t>(code)] = (static_cast<std::uint64_t>(count) << 16U) | static_cast<std::uint64_t>(code);
+    codedWeights += count;
+    if (count > 0) {
+      largestCode = std::max(largestCode, code);
+    }
+  }
+  const auto countOf = [](std::uint64_t candidate) { return static_cast<std::int64_t>(candidate >> 16U); };
+
+  // Direct codes skip the unused codes around zero.
+  int directOffset = 0;
+  while (directOffset < 31 && countOf(candidates[static_cast<std::size_t>(directOffset)]) == 0) {
+    ++directOffset;
+  }
+  palette.directOffset = directOffset;
+
+  std::sort(candidates.begin(), candidates.end(), std::greater<>());
+  palette.onlyZeros = countOf(candidates[0]) == 0;
+  if (palette.onlyZeros) {
+    palette.directOffset = 0;
+  }
+  palette.onlyPalette = countOf(candidates[0]) > 0 && countOf(candidates[kMaxPaletteSize]) == 0;
+
+  // Direct symbols must stay below 512 after the palette indices are put in front of them.
+  int maxPaletteSize = palette.onlyPalette ? kMaxPaletteSize : std::min(kMaxPaletteSize, 511 - largestCode);
+  if (maxPaletteSize == 1) {
+    maxPaletteSize = 0;
+  }
+  std::vector<int> entries;
+  std::int64_t paletteWeights = 0;
+  int largestEntry = 0;
+  for (int index = 0; index < maxPaletteSize && countOf(candidates[static_cast<std::size_t>(index)]) > 0; ++index) {
+    const auto code = static_cast<int>(candidates[static_cast<std::size_t>(index)] & 0xffffU);
+    entries.push_back(code);
+    largestEntry = std::max(largestEntry, code);
+    paletteWeights += countOf(candidates[static_cast<std::size_t>(index)]);
+  }
+  if (entries.size() == 1) {
+    entries.push_back(0); // the hardware has no one-entry palettes
+  }
+
+  // Use the palette only when it covers more than half of the coded weights.
+  int widestCode = largestCode;
+  if (paletteWeights > codedWeights / 2) {
+    palette.entries = std::move(entries);
+    widestCode = largestEntry;
+  }
+  palette.entryBits = 2;
+  while ((1 << palette.entryBits) <= widestCode) {
+    ++palette.entryBits;
+  }
+  fillSymbolTable(palette);
+  return palette;
+}
+
+} // namespace ethosu::weights::detail

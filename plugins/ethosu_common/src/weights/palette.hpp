@@ -1,0 +1,43 @@
+#pragma once
+
+// Palette decisions of the Ethos-U weight encoder: where the stream is cut into sections that each get
+// their own palette, and which palette (or direct coding) and zero-run mode each section uses. The
+// heuristics reproduce Vela's mlw_encode.c (search_palette_sections, find_palette, create_palette) so
+// that the encoded stream is byte-identical.
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace ethosu::weights::detail {
+
+struct SectionPalette {
+  /// Sign-magnitude codes of the palette entries, most frequent first; empty for direct coding.
+  std::vector<int> entries;
+  /// PALBITS: width of a palette entry, or of the largest direct code when there is no palette.
+  int entryBits = 2;
+  /// Added to a direct symbol (after removing the palette range) to get back the sign-magnitude code.
+  int directOffset = 0;
+  /// Zeros are coded as run lengths between the other weights ("alternating" mode).
+  bool zeroRuns = false;
+  /// Every weight of the section is in the palette.
+  bool onlyPalette = false;
+  /// The section holds nothing but zeros.
+  bool onlyZeros = false;
+  /// Symbol of each weight -256..255 (index weight + 256).
+  std::array<int, 512> symbolOfWeight{};
+
+  [[nodiscard]] int symbolOf(int weight) const { return symbolOfWeight[static_cast<std::size_t>(weight + 256)]; }
+  [[nodiscard]] int size() const { return static_cast<int>(entries.size()); }
+  /// Bits per symbol when a slice stores symbols uncompressed; nullopt-like 100 when it must not.
+  [[nodiscard]] int uncompressedSymbolBits() const;
+};
+
+/// Start positions of the palette sections of `weights` (the first is always 0).
+[[nodiscard]] std::vector<std::size_t> findPaletteSections(std::span<const std::int16_t> weights);
+
+/// The palette and zero-run mode for one section.
+[[nodiscard]] SectionPalette choosePalette(std::span<const std::int16_t> section);
+
+} // namespace ethosu::weights::detail

@@ -1,0 +1,294 @@
+// Encoder of the Ethos-U compressed weight stream (behaviour of Vela's ethosu/mlw_codec/mlw_encode.c:
+// mlw_encode, encode_section, encode_slice).
+
+#include "ethosu/weights/weight_codec.hpp"
+
+#include "bit_stream.hpp"
+#include "grc_search.hpp"
+#include "palette.hpp"
+#include "stream_format.hpp"
+
+#include "npu/core/diagnostics.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+namespace ethosu::weights {
+namespace {
+
+using namespace detail;
+
+/// One chunk of a weight or zero-run symbol stream: unary parts of the quotients and the remainders of
+/// the symbols that completed in it (written one chunk later, interleaved with the next chunk).
+struct Chunk {
+  std::uint32_t unary = 0;        ///< weights: first unary field (WUNARY0); zero runs: ZUNARY
+  std::uint32_t secondUnary = 0;  ///< weights only: WUNARY1
+  int secondUnaryBits = 0;
+  std::vector<int> remainders;
+};
+
+/// Cuts a symbol sequence into chunks of `slots` unary slots. Quotients are sent in unary: a weight
+/// slot holds up to 2 (3 when truncated) of the quotient, a zero-run slot holds 1. Past the end, the
+/// remaining slots are padded with zero quotients that carry no remainder.
+class Chunker {
+public:
+  Chunker(std::span<const int> symbols, int divisorBits, bool truncated, int slots, SymbolKind kind)
+      : symbols_(symbols), divisorBits_(divisorBits), truncated_(truncated), slots_(slots), kind_(kind) {}
+
+  [[nodiscard]] std::int64_t position() const { return position_; }
+  [[nodiscard]] bool done() const { return position_ >= std::ssize(symbols_); }
+
+  Chunk next() {
+    Chunk chunk;
+    int slot = 0;
+    while (slot < slots_) {
+      if (quotient_ < 0) {
+        if (!done()) {
+          const int symbol = symbols_[static_cast<std::size_t>(position_)];
+          quotient_ = symbol >> divisorBits_;
+          remainder_ = symbol & ((1 << divisorBits_) - 1);
+        } else {
+          quotient_ = 0;
+          remainder_ = -1;
+        }
+      }
+      while (quotient_ >= 0 && slot < slots_) {
+        fillSlot(chunk, slot);
+        ++slot;
+      }
+      if (quotient_ < 0 && remainder_ >= 0) {
+        chunk.remainders.push_back(remainder_);
+        ++position_;
+      }
+    }
+    return chunk;
+  }
+
+private:
+  void fillSlot(Chunk& chunk, int slot) {
+    if (quotient_ > 0) {
+      chunk.unary |= 1U << static_cast<unsigned>(slot);
+    }
+    if (kind_ == SymbolKind::ZeroRuns) {
+      quotient_ -= 1;
+      return;
+    }
+    if (quotient_ > 0) {
+      if (quotient_ > 1) {
+        chunk.secondUnary |= 1U << static_cast<unsigned>(chunk.secondUnaryBits);
+      }
+      ++chunk.secondUnaryBits;
+    }
+    quotient_ -= truncated_ ? 3 : 2;
+  }
+
+  std::span<const int> symbols_;
+  int divisorBits_;
+  bool truncated_;
+  int slots_;
+  SymbolKind kind_;
+  std::int64_t position_ = 0;
+  int quotient_ = -1;
+  int remainder_ = -1;
+};
+
+struct SliceInput {
+  std::span<const int> weightSymbols;
+  std::span<const int> zeroRuns; ///< one more than weightSymbols when the slice starts a palette
+  const SectionPalette* palette = nullptr;
+  bool newPalette = false;
+  int uncompressedBits = 0;
+  int weightParameter = 0;
+  int zeroRunDivisorBits = 0;
+};
+
+void writeSliceHeader(BitWriter& writer, const SliceInput& slice, const GrcParameter& weightGrc) {
+  const SectionPalette& palette = *slice.palette;
+  const auto divisor = static_cast<std::uint32_t>(weightGrc.divisorBits);
+  writer.put(3, palette.zeroRuns ? static_cast<std::uint32_t>(slice.zeroRunDivisorBits) : kZeroRunsDisabled);
+  writer.put(kSliceLengthBits, static_cast<std::uint32_t>(slice.weightSymbols.size() - 1));
+  writer.put(3, weightGrc.uncompressed ? kUncompressedWeights : divisor);
+  writer.put(1, weightGrc.truncated ? 1U : 0U);
+  writer.put(1, slice.newPalette ? 1U : 0U);
+  if (slice.newPalette) {
+    writer.put(5, static_cast<std::uint32_t>(palette.directOffset));
+    writer.put(5, static_cast<std::uint32_t>(std::max(0, palette.size() - 1)));
+    writer.put(3, static_cast<std::uint32_t>(palette.entryBits - 2));
+    for (const int entry : palette.entries) {
+      writer.put(palette.entryBits, static_cast<std::uint32_t>(entry));
+    }
+  }
+}
+
+void writeRemainders(BitWriter& writer, const std::optional<Chunk>& chunk, int divisorBits) {
+  if (chunk) {
+    for (const int remainder : chunk->remainders) {
+      writer.put(divisorBits, static_cast<std::uint32_t>(remainder));
+    }
+  }
+}
+
+void writeSlice(BitWriter& writer, const SliceInput& slice) {
+  const SectionPalette& palette = *slice.palette;
+  const GrcParameter& weightGrc = kWeightGrcParameters[static_cast<std::size_t>(slice.weightParameter)];
+  writeSliceHeader(writer, slice, weightGrc);
+
+  const int weightDivisor = weightGrc.uncompressed ? slice.uncompressedBits : weightGrc.divisorBits;
+  const int zeroRunSlots = zeroRunUnaryBits(slice.zeroRunDivisorBits);
+  Chunker weights(slice.weightSymbols, weightDivisor, weightGrc.truncated,
+                  weightSymbolsPerChunk(weightGrc.uncompressed, weightDivisor), SymbolKind::Weights);
+  Chunker zeroRuns(slice.zeroRuns, slice.zeroRunDivisorBits, false, zeroRunSlots, SymbolKind::ZeroRuns);
+
+  // Weight and zero-run chunks alternate, the zero runs kept at most 8 symbols behind; each chunk's
+  // remainders follow the next chunk's unary fields.
+  std::optional<Chunk> previousWeights;
+  std::optional<Chunk> previousZeroRuns;
+  do {
+    const std::int64_t balance = palette.zeroRuns ? weights.position() - zeroRuns.position() : 0;
+    std::optional<Chunk> weightChunk;
+    std::optional<Chunk> zeroRunChunk;
+    if (balance < kMaxChunkImbalance && !weights.done()) {
+      weightChunk = weights.next();
+    }
+    if (balance >= 0 && palette.zeroRuns && !zeroRuns.done()) {
+      zeroRunChunk = zeroRuns.next();
+    }
+    if (weightChunk && !weightGrc.uncompressed) {
+      writer.put(kWeightUnaryBits, weightChunk->unary);
+    }
+    if (zeroRunChunk) {
+      writer.put(zeroRunSlots, zeroRunChunk->unary);
+    }
+    if (weightChunk && !weightGrc.uncompressed) {
+      writer.put(weightChunk->secondUnaryBits, weightChunk->secondUnary);
+    }
+    writeRemainders(writer, previousWeights, weightDivisor);
+    writeRemainders(writer, previousZeroRuns, slice.zeroRunDivisorBits);
+    previousWeights = std::move(weightChunk);
+    previousZeroRuns = std::move(zeroRunChunk);
+  } while (previousWeights || previousZeroRuns);
+}
+
+/// Weight symbols of a section and, in zero-run mode, the run of zeros before each symbol and after the
+/// last one. A section of only zeros codes its first zero as a symbol so that the slice is not empty.
+void splitSymbols(std::span<const std::int16_t> section, const SectionPalette& palette, std::vector<int>& symbols,
+                  std::vector<int>& zeroRuns) {
+  std::size_t position = 0;
+  while (true) {
+    if (palette.zeroRuns) {
+      int run = 0;
+      if (!palette.onlyZeros || position > 0) {
+        while (position < section.size() && section[position] == 0) {
+          ++run;
+          ++position;
+        }
+      }
+      zeroRuns.push_back(run);
+    }
+    if (position == section.size()) {
+      break;
+    }
+    symbols.push_back(palette.symbolOf(section[position]));
+    ++position;
+  }
+}
+
+std::vector<std::int64_t> segmentEnds(const std::vector<GrcSegment>& segments) {
+  std::vector<std::int64_t> ends;
+  ends.reserve(segments.size());
+  for (const GrcSegment& segment : segments) {
+    ends.push_back(segment.end);
+  }
+  return ends;
+}
+
+void writeSection(BitWriter& writer, std::span<const std::int16_t> section) {
+  const SectionPalette palette = choosePalette(section);
+  const int uncompressedBits = palette.uncompressedSymbolBits();
+  std::vector<int> symbols;
+  std::vector<int> zeroRuns;
+  splitSymbols(section, palette, symbols, zeroRuns);
+
+  const std::vector<GrcSegment> weightSegments =
+      searchGrcParameters(symbols, SymbolKind::Weights, uncompressedBits, {});
+  std::vector<GrcSegment> zeroRunSegments;
+  if (palette.zeroRuns) {
+    zeroRunSegments = searchGrcParameters(zeroRuns, SymbolKind::ZeroRuns, 0, segmentEnds(weightSegments));
+  }
+
+  // A slice ends where either parameter choice changes, or after 32767 weights.
+  const auto symbolCount = static_cast<std::int64_t>(symbols.size());
+  std::size_t weightSegment = 0;
+  std::size_t zeroRunSegment = 0;
+  std::int64_t position = 0;
+  bool newPalette = true;
+  while (position < symbolCount || newPalette) {
+    std::int64_t end = position + kMaxSliceLength;
+    if (weightSegment < weightSegments.size()) {
+      end = std::min(end, weightSegments[weightSegment].end);
+    }
+    if (zeroRunSegment < zeroRunSegments.size()) {
+      end = std::min(end, zeroRunSegments[zeroRunSegment].end);
+    }
+    end = std::min(end, symbolCount);
+
+    SliceInput slice;
+    slice.weightSymbols = std::span<const int>(symbols).subspan(static_cast<std::size_t>(position),
+                                                                 static_cast<std::size_t>(end - position));
+    if (palette.zeroRuns) {
+      // The first slice also codes the zeros in front of its first weight.
+      const auto first = static_cast<std::size_t>(position + (newPalette ? 0 : 1));
+      slice.zeroRuns = std::span<const int>(zeroRuns).subspan(first, slice.weightSymbols.size() + (newPalette ? 1 : 0));
+      slice.zeroRunDivisorBits = zeroRunSegments[zeroRunSegment].parameter;
+    }
+    slice.palette = &palette;
+    slice.newPalette = newPalette;
+    slice.uncompressedBits = uncompressedBits;
+    slice.weightParameter = weightSegments[weightSegment].parameter;
+    writeSlice(writer, slice);
+    newPalette = false;
+
+    if (weightSegment < weightSegments.size() && weightSegments[weightSegment].end == end) {
+      ++weightSegment;
+    }
+    if (zeroRunSegment < zeroRunSegments.size() && zeroRunSegments[zeroRunSegment].end == end) {
+      ++zeroRunSegment;
+    }
+    position = end;
+  }
+}
+
+void checkRange(std::span<const std::int16_t> weights) {
+  const auto outside = std::find_if(weights.begin(), weights.end(),
+                                    [](std::int16_t weight) { return weight < kMinWeight || weight > kMaxWeight; });
+  if (outside != weights.end()) {
+    npu::throwCompileError("weight " + std::to_string(*outside) + " at position " +
+                               std::to_string(outside - weights.begin()) + " is outside the encodable range -255..255",
+                           {}, "Ethos-U weights must be 8-bit values after zero-point correction");
+  }
+}
+
+} // namespace
+
+std::vector<std::uint8_t> encodeWeightStream(std::span<const std::int16_t> weights) {
+  checkRange(weights);
+  if (weights.empty()) {
+    return {};
+  }
+  BitWriter writer;
+  const std::vector<std::size_t> starts = findPaletteSections(weights);
+  for (std::size_t index = 0; index < starts.size(); ++index) {
+    const std::size_t end = index + 1 < starts.size() ? starts[index + 1] : weights.size();
+    writeSection(writer, weights.subspan(starts[index], end - starts[index]));
+  }
+  // End marker, then ones up to the next byte and 0xff bytes up to the next 16 bytes.
+  writer.put(3, kEndOfStream);
+  writer.put(static_cast<int>((8 - (writer.bitPosition() & 7U)) & 7U), 0xffU);
+  while ((writer.bitPosition() % kStreamAlignmentBits) != 0) {
+    writer.put(8, 0xffU);
+  }
+  return std::move(writer).release();
+}
+
+} // namespace ethosu::weights

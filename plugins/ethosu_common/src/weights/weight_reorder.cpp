@@ -1,0 +1,148 @@
+#include "ethosu/weights/weight_reorder.hpp"
+
+#include "npu/core/diagnostics.hpp"
+#include "npu/core/shape.hpp"
+
+#include <algorithm>
+
+namespace ethosu::weights {
+
+WeightVolume WeightVolume::ofmChannels(int first, int end, int step) const {
+  WeightVolume part;
+  part.kernelHeight = kernelHeight;
+  part.kernelWidth = kernelWidth;
+  part.ifmDepth = ifmDepth;
+  const std::int64_t channelSize = std::int64_t{kernelHeight} * kernelWidth * ifmDepth;
+  for (int ofm = first; ofm < std::min(end, ofmDepth); ofm += step) {
+    const auto begin = values.begin() + ofm * channelSize;
+    part.values.insert(part.values.end(), begin, begin + channelSize);
+    ++part.ofmDepth;
+  }
+  return part;
+}
+
+namespace {
+
+/// Kernel positions of a sub-kernel the core reads, padded: part-kernel-first reads them in groups of
+/// 4 (8-bit IFM) or 2 (16-bit IFM), depthwise in groups of 4.
+[[nodiscard]] int paddedSubKernelElements(int elements, WeightTraversal traversal, int ifmBits) {
+  if (traversal == WeightTraversal::PartKernelFirst) {
+    if (ifmBits == 16) {
+      return static_cast<int>(npu::roundUp(elements, 2));
+    }
+    if (ifmBits == 8) {
+      return static_cast<int>(npu::roundUp(elements, 4));
+    }
+    return elements;
+  }
+  if (traversal == WeightTraversal::Depthwise) {
+    return static_cast<int>(npu::roundUp(elements, 4));
+  }
+  return elements;
+}
+
+/// Appends weights in hardware order; positions outside the volume (or past the sub-kernel) read 0.
+class Reorderer {
+public:
+  Reorderer(const WeightVolume& weights, const ReorderParameters& parameters)
+      : weights_(weights), parameters_(parameters) {}
+
+  std::vector<std::int16_t> run() {
+    const bool depthwise = parameters_.traversal == WeightTraversal::Depthwise;
+    const bool partKernel = parameters_.traversal == WeightTraversal::PartKernelFirst;
+    const int ifmBlockDepth = partKernel || parameters_.ifmBits == 16 ? 16 : 32;
+    const int ifmDepthToCover = depthwise ? 1 : weights_.ifmDepth;
+    for (int ofmBlock = 0; ofmBlock < weights_.ofmDepth; ofmBlock += parameters_.ofmBlockDepth) {
+      const int ofmBlockDepth = std::min(parameters_.ofmBlockDepth, weights_.ofmDepth - ofmBlock);
+      for (int ifmBlock = 0; ifmBlock < ifmDepthToCover; ifmBlock += ifmBlockDepth) {
+        // Depth-first reads whole IFM blocks (zero padded); part-kernel-first only the channels left.
+        int ifmDepth = ifmBlockDepth;
+        if (depthwise) {
+          ifmDepth = parameters_.ifmMicroBlockDepth;
+        } else if (partKernel) {
+          ifmDepth = std::min(ifmBlockDepth, weights_.ifmDepth - ifmBlock);
+        }
+        appendSubKernels(ofmBlock, ofmBlockDepth, ifmBlock, ifmDepth);
+      }
+    }
+    return std::move(out_);
+  }
+
+private:
+  void appendSubKernels(int ofmBlock, int ofmBlockDepth, int ifmBlock, int ifmBlockDepth) {
+    const int subKernelHeight = parameters_.subKernelMaxHeight / parameters_.dilationY;
+    const int subKernelWidth = parameters_.subKernelMaxWidth / parameters_.dilationX;
+    for (int top = 0; top < weights_.kernelHeight; top += subKernelHeight) {
+      for (int left = 0; left < weights_.kernelWidth; left += subKernelWidth) {
+        SubKernel sub;
+        sub.top = top;
+        sub.left = left;
+        sub.height = std::min(weights_.kernelHeight - top, subKernelHeight);
+        sub.width = std::min(weights_.kernelWidth - left, subKernelWidth);
+        sub.elements = paddedSubKernelElements(sub.width * sub.height, parameters_.traversal, parameters_.ifmBits);
+        if (parameters_.traversal == WeightTraversal::PartKernelFirst) {
+          for (int ifmMicroBlock = 0; ifmMicroBlock < ifmBlockDepth; ifmMicroBlock += parameters_.ifmMicroBlockDepth) {
+            appendOfmMicroBlocks(sub, ofmBlock, ofmBlockDepth, ifmBlock + ifmMicroBlock, 1);
+          }
+        } else {
+          appendOfmMicroBlocks(sub, ofmBlock, ofmBlockDepth, ifmBlock, ifmBlockDepth);
+        }
+      }
+    }
+  }
+
+  struct SubKernel {
+    int top = 0;
+    int left = 0;
+    int height = 0;
+    int width = 0;
+    int elements = 0; ///< padded
+  };
+
+  /// For each OFM micro-block: kernel positions, then (depth-first) the IFM micro-blocks of the block.
+  void appendOfmMicroBlocks(const SubKernel& sub, int ofmBlock, int ofmBlockDepth, int ifmStart, int ifmSpan) {
+    const bool depthwise = parameters_.traversal == WeightTraversal::Depthwise;
+    const int ifmMicroBlockDepth = depthwise ? 1 : parameters_.ifmMicroBlockDepth;
+    for (int ofmMicroBlock = 0; ofmMicroBlock < ofmBlockDepth; ofmMicroBlock += parameters_.ofmMicroBlockDepth) {
+      for (int element = 0; element < sub.elements; ++element) {
+        const int x = element % sub.width;
+        const int y = element / sub.width;
+        for (int ifmMicroBlock = 0; ifmMicroBlock < ifmSpan; ifmMicroBlock += parameters_.ifmMicroBlockDepth) {
+          for (int ofmOffset = 0; ofmOffset < parameters_.ofmMicroBlockDepth; ++ofmOffset) {
+            for (int ifmOffset = 0; ifmOffset < ifmMicroBlockDepth; ++ifmOffset) {
+              const int ofm = ofmBlock + ofmMicroBlock + ofmOffset;
+              const int ifm = ifmStart + ifmMicroBlock + ifmOffset;
+              const bool inside = ifm < weights_.ifmDepth && ofm < weights_.ofmDepth && y < sub.height;
+              out_.push_back(inside ? weights_.at(ofm, sub.top + y, sub.left + x, ifm) : std::int16_t{0});
+            }
+          }
+        }
+      }
+    }
+  }
+
+  const WeightVolume& weights_;
+  const ReorderParameters& parameters_;
+  std::vector<std::int16_t> out_;
+};
+
+void checkParameters(const WeightVolume& weights, const ReorderParameters& parameters) {
+  npu::require(weights.values.size() == static_cast<std::size_t>(weights.elements()),
+               "weight volume holds as many values as its shape says");
+  npu::require(parameters.ofmBlockDepth > 0 && parameters.ofmMicroBlockDepth > 0 && parameters.ifmMicroBlockDepth > 0,
+               "weight reordering needs positive block depths");
+  npu::require((parameters.dilationX == 1 || parameters.dilationX == 2) &&
+                   (parameters.dilationY == 1 || parameters.dilationY == 2),
+               "weight reordering handles dilations 1 and 2 (larger ones are expanded into the kernel)");
+  npu::require(parameters.traversal != WeightTraversal::Depthwise || weights.ifmDepth == 1,
+               "depthwise weights have one IFM channel per OFM channel");
+}
+
+} // namespace
+
+std::vector<std::int16_t> reorderWeights(const WeightVolume& weights, const ReorderParameters& parameters) {
+  checkParameters(weights, parameters);
+  return Reorderer(weights, parameters).run();
+}
+
+} // namespace ethosu::weights

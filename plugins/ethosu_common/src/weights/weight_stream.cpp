@@ -1,0 +1,119 @@
+#include "ethosu/weights/weight_stream.hpp"
+
+#include "ethosu/weights/weight_codec.hpp"
+
+#include "npu/core/diagnostics.hpp"
+#include "npu/core/shape.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace ethosu::weights {
+namespace {
+
+constexpr std::int64_t kStreamAlignment = 16;
+
+void checkDepthSlices(std::span<const int> depthSlices, int ofmDepth) {
+  if (depthSlices.size() < 2) {
+    npu::throwInternalError("weight encoding needs at least one depth slice (two boundaries)");
+  }
+  for (std::size_t index = 0; index + 1 < depthSlices.size(); ++index) {
+    const int start = depthSlices[index];
+    const int end = depthSlices[index + 1];
+    if (start < 0 || start >= ofmDepth || end <= start || end > ofmDepth) {
+      npu::throwInternalError("depth slice [" + std::to_string(start) + ", " + std::to_string(end) +
+                              ") is empty or outside the " + std::to_string(ofmDepth) + " OFM channels");
+    }
+  }
+}
+
+void padTo16(std::vector<std::uint8_t>& stream) {
+  stream.resize(static_cast<std::size_t>(npu::roundUp(static_cast<std::int64_t>(stream.size()), kStreamAlignment)), 0);
+}
+
+/// Scales and biases of one core's share of a slice. The reference takes channels first + core,
+/// first + core + cores, ... below first + core + length, so a core other than the first may take one
+/// channel past the slice end; kept for identical streams.
+void appendCoreScales(std::vector<std::uint8_t>& stream, const WeightStreamInput& input, int first, int length,
+                      int core, int cores) {
+  const auto biasCount = static_cast<int>(input.biases.size());
+  const int end = std::min(first + core + length, biasCount);
+  for (int channel = first + core; channel < end; channel += cores) {
+    const QuantisedScale& scale =
+        input.scales.size() == 1 ? input.scales.front() : input.scales.at(static_cast<std::size_t>(channel));
+    appendBiasAndScale(stream, input.biases[static_cast<std::size_t>(channel)], scale);
+  }
+}
+
+} // namespace
+
+WeightTraversal chooseConvolutionTraversal(int kernelHeight, int kernelWidth, int ifmDepth, int ifmBits) {
+  const double kernelSize = double(kernelHeight) * kernelWidth;
+  const double depth = ifmDepth;
+  const double depthUtilisation = depth / static_cast<double>(npu::roundUp(ifmDepth, ifmBits == 8 ? 32 : 16));
+  const double partKernelUtilisation =
+      (depth / static_cast<double>(npu::roundUp(ifmDepth, 8))) *
+      (kernelSize / static_cast<double>(npu::roundUp(std::int64_t{kernelHeight} * kernelWidth, ifmBits == 8 ? 4 : 2)));
+  return partKernelUtilisation >= depthUtilisation || ifmDepth <= 8 ? WeightTraversal::PartKernelFirst
+                                                                    : WeightTraversal::DepthFirst;
+}
+
+npu::EncodedWeights encodeWeightsAndScales(const WeightStreamInput& input, const WeightEncoderConfig& config,
+                                           int ofmBlockDepth, std::span<const int> depthSlices, bool keepStream) {
+  const int ofmDepth = input.weights.ofmDepth;
+  checkDepthSlices(depthSlices, ofmDepth);
+  npu::require(config.cores >= 1, "weight encoding needs at least one core");
+  npu::require(!input.scales.empty() || input.biases.empty(), "every bias has a scale");
+
+  ReorderParameters reorder;
+  reorder.ofmMicroBlockDepth = config.ofmMicroBlockDepth;
+  reorder.ifmMicroBlockDepth = config.ifmMicroBlockDepth;
+  reorder.traversal = input.traversal;
+  reorder.ifmBits = input.ifmBits;
+  reorder.dilationX = input.dilationX;
+  reorder.dilationY = input.dilationY;
+  reorder.subKernelMaxWidth = config.subKernelMaxWidth;
+  reorder.subKernelMaxHeight = config.subKernelMaxHeight;
+
+  npu::EncodedWeights result;
+  std::vector<std::uint8_t> stream;
+  const int activeCores = std::min(config.cores, ofmDepth);
+  for (std::size_t index = 0; index + 1 < depthSlices.size(); ++index) {
+    const int first = depthSlices[index];
+    const int length = depthSlices[index + 1] - first;
+    const WeightVolume slice = input.weights.ofmChannels(first, first + length);
+
+    npu::EncodedWeightSlice sliceInfo;
+    sliceInfo.depthStart = first;
+    sliceInfo.depthEnd = first + length;
+    sliceInfo.offset = static_cast<std::int64_t>(stream.size());
+    for (int core = 0; core < config.cores; ++core) {
+      const auto coreStart = static_cast<std::int64_t>(stream.size());
+      // Each core works on its round-robin share of the block's OFM channels.
+      const int coreBlockDepth = (ofmBlockDepth + config.cores - 1 - core) / config.cores;
+      if (core < activeCores && coreBlockDepth != 0) {
+        appendCoreScales(stream, input, first, length, core, config.cores);
+        padTo16(stream);
+        const auto scaleBytes = static_cast<std::int64_t>(stream.size()) - coreStart;
+        reorder.ofmBlockDepth = coreBlockDepth;
+        const std::vector<std::uint8_t> encoded =
+            encodeWeightStream(reorderWeights(slice.ofmChannels(core, length, config.cores), reorder));
+        stream.insert(stream.end(), encoded.begin(), encoded.end());
+        sliceInfo.coreScaleBytes.push_back(scaleBytes);
+        result.scaleBytes += scaleBytes;
+      } else {
+        sliceInfo.coreScaleBytes.push_back(0);
+      }
+      sliceInfo.coreBytes.push_back(static_cast<std::int64_t>(stream.size()) - coreStart);
+    }
+    sliceInfo.bytes = static_cast<std::int64_t>(stream.size()) - sliceInfo.offset;
+    result.slices.push_back(std::move(sliceInfo));
+  }
+  result.totalBytes = static_cast<std::int64_t>(stream.size());
+  if (keepStream) {
+    result.stream = std::move(stream);
+  }
+  return result;
+}
+
+} // namespace ethosu::weights
