@@ -1,0 +1,208 @@
+// Convolution and fully connected rewrites (Vela tflite_graph_optimiser.py: convert_depthwise_to_conv,
+// convert_conv_to_fc, convert_avg_pool_to_conv2d, fixup_strided_conv, rewrite_fully_connected_input,
+// convert_batched_fc_shape, fixup_conv2d_backprop, fixup_bias_tensors).
+#include "ethosu_lowering/rewrite_support.hpp"
+#include "nop_operations.hpp"
+#include "operator_rewrites.hpp"
+#include "padding_math.hpp"
+
+#include <map>
+
+namespace ethosu::lowering {
+
+using namespace npu;
+
+namespace {
+
+RewriteResult single(Operation op) { return std::vector<Operation>{std::move(op)}; }
+
+/// A constant with the values of `source` seen with another shape (same element order).
+TensorId reshapedConstant(Subgraph& subgraph, TensorId source, Shape shape, const std::vector<std::int64_t>& values) {
+  const Tensor original = subgraph.tensor(source);
+  const TensorId id = addConstant(subgraph, original.name, std::move(shape), original.type, values,
+                                  original.quantisation, original.purpose);
+  subgraph.tensor(id).equivalenceId = original.equivalenceId;
+  return id;
+}
+
+int outputChannelsOf(const Subgraph& subgraph, const Operation& op) {
+  const Shape& weights = subgraph.tensor(op.weights()).shape;
+  if (op.type == OpType::DepthwiseConv2DBias) {
+    return weights.back(0);
+  }
+  return weights[0];
+}
+
+} // namespace
+
+RewriteResult convertDepthwiseToConv(Subgraph& subgraph, const Operation& op) {
+  if (op.type != OpType::DepthwiseConv2DBias || op.attributes.getOr<std::int64_t>("depth_multiplier", 1) == 1) {
+    return std::nullopt;
+  }
+  const auto multiplier = op.attributes.getOr<std::int64_t>("depth_multiplier", 1);
+  const Shape4 ifmShape = op.ifmShapes.empty() ? shape4Of(subgraph, op.ifm()) : op.ifmShapes[0];
+  const Shape4 ofmShape = op.ofmShapes.empty() ? shape4Of(subgraph, op.ofm()) : op.ofmShapes[0];
+  if (ifmShape.depth != 1 || ofmShape.depth != multiplier) {
+    Operation cpu = op;
+    cpu.placement = Placement::Cpu;
+    cpu.placementReason = "depth_multiplier > 1 is only supported when IFM depth is 1 and OFM depth equals it";
+    return single(cpu);
+  }
+  // Depthwise [1, H, W, M] with one input channel is the convolution OHWI [M, H, W, 1].
+  const Tensor& weights = subgraph.tensor(op.weights());
+  const int height = weights.shape[1];
+  const int width = weights.shape[2];
+  const int outputs = weights.shape[3];
+  const auto values = weights.integerValues();
+  std::vector<std::int64_t> transposed(values.size());
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      for (int o = 0; o < outputs; ++o) {
+        transposed[static_cast<std::size_t>((o * height + y) * width + x)] =
+            values[static_cast<std::size_t>((y * width + x) * outputs + o)];
+      }
+    }
+  }
+  Operation conv = op;
+  conv.type = OpType::Conv2DBias;
+  conv.attributes.erase("depth_multiplier");
+  conv.inputs[1] = reshapedConstant(subgraph, op.weights(), Shape{outputs, height, width, 1}, transposed);
+  return single(conv);
+}
+
+RewriteResult convertConvToFullyConnected(Subgraph& subgraph, const Operation& op) {
+  if (op.type != OpType::Conv2DBias || op.ifmShapes.empty()) {
+    return std::nullopt;
+  }
+  const Shape& weightShape = subgraph.tensor(op.weights()).shape;
+  if (op.ifmShapes[0].height != 1 || op.ifmShapes[0].width != 1 || weightShape[1] != 1 || weightShape[2] != 1) {
+    return std::nullopt;
+  }
+  Operation fc = op;
+  fc.type = OpType::FullyConnected;
+  fc.name += "_fc";
+  fc.attributes = {};
+  fc.attributes.set("weights_format", std::int64_t{0});
+  fc.kernel.reset();
+  fc.padding = Padding::Valid;
+  fc.inputs[1] = reshapedConstant(subgraph, op.weights(), Shape{weightShape[0], weightShape[3]},
+                                  subgraph.tensor(op.weights()).integerValues());
+  return single(fc);
+}
+
+RewriteResult convertAvgPoolToConv(Subgraph& subgraph, const Operation& op) {
+  if (op.type != OpType::AvgPool || !op.kernel || op.kernel->strideX <= 3) {
+    return std::nullopt;
+  }
+  // Strides above 3 run as a convolution with unit weights scaled by 1 / (h * w).
+  Operation conv = op;
+  conv.type = OpType::Conv2DBias;
+  conv.name += "_conv2d";
+  conv.rounding = RoundingMode::AwayZero;
+  const int height = op.kernel->height;
+  const int width = op.kernel->width;
+  const int channels = subgraph.tensor(op.ofm()).shape.back(0);
+  Quantisation quantisation;
+  quantisation.scale = {1.0 / (height * width)};
+  quantisation.zeroPoint = {0};
+  const std::vector<std::int64_t> ones(static_cast<std::size_t>(channels * height * width), 1);
+  conv.inputs.push_back(addConstant(subgraph, "weights", Shape{channels, height, width, 1},
+                                    subgraph.tensor(op.ifm()).type, ones, quantisation, TensorPurpose::Weights));
+  setDefaultShapes(subgraph, conv);
+  return single(conv);
+}
+
+RewriteResult fixupStridedConv(Subgraph& subgraph, const Operation& op) {
+  if (op.type != OpType::Conv2DBias || !op.kernel || op.ifmShapes.empty() || op.attributes.has("strided_conv_fixed")) {
+    return std::nullopt;
+  }
+  Operation conv = op;
+  conv.attributes.set("strided_conv_fixed", true);
+  Kernel& kernel = *conv.kernel;
+  const Shape4 ifmShape = op.ifmShapes[0];
+  if (op.sourceIndex == 0 || kernel.strideX >= 4) {
+    const auto [resizeFactor, finalStride] = stridedConvResizeFactor(ifmShape.width, kernel.strideX);
+    const int depthAfter = ifmShape.depth * resizeFactor;
+    const bool paddingKnown = op.padding == Padding::Same || op.padding == Padding::Valid;
+    if (kernel.strideX > 1 && (depthAfter <= 8 || kernel.strideX > 3) && resizeFactor != 1 && paddingKnown) {
+      if (auto reshaped = reshapeStridedWeights(subgraph, conv, resizeFactor, finalStride)) {
+        conv = std::move(*reshaped);
+      }
+    }
+  }
+  const Shape4 ofmShape = op.ofmShapes.empty() ? shape4Of(subgraph, op.ofm()) : op.ofmShapes[0];
+  if (ofmShape.height == 1 || ofmShape.width == 1) {
+    const HardwarePadding padding = hardwarePadding(conv, conv.ifmShapes[0]);
+    conv.padding = Padding::Explicit;
+    conv.explicitPadding = padding.padding;
+    Kernel& fixed = *conv.kernel;
+    fixed.strideY = ofmShape.height == 1 ? 1 : fixed.strideY;
+    fixed.strideX = ofmShape.width == 1 ? 1 : fixed.strideX;
+  }
+  return single(conv);
+}
+
+RewriteResult rewriteFullyConnectedInput(Subgraph& subgraph, const Operation& op) {
+  if (op.type != OpType::FullyConnected || op.attributes.has("fc_shapes_fixed") || op.ifmShapes.empty() ||
+      op.ofmShapes.empty()) {
+    return std::nullopt;
+  }
+  Operation fc = op;
+  fc.attributes.set("fc_shapes_fixed", true);
+  const Tensor& ifm = subgraph.tensor(op.ifm());
+  const int inputDepth = subgraph.tensor(op.weights()).shape.back(0);
+  if (!op.readShapes[0] && ifm.shape.rank() != 1 && inputDepth > 0 && ifm.elements() % inputDepth == 0) {
+    // Vela get_shape_as_2d: the IFM as [elements / depth, 1, 1, depth].
+    fc.ifmShapes[0] = Shape4{static_cast<int>(ifm.elements() / inputDepth), 1, 1, inputDepth};
+    if (fc.ifmShapes[0].batch > 1 && fc.ofmShapes[0].batch == 1) {
+      fc.ofmShapes[0] = Shape4{fc.ofmShapes[0].height * fc.ofmShapes[0].width, 1, 1, fc.ofmShapes[0].depth};
+    }
+  }
+  // Vela convert_batched_fc_shape: a batch becomes H x W.
+  static const std::map<int, std::pair<int, int>> kBatchSplit{{4, {2, 2}}, {8, {2, 4}}, {16, {4, 4}}};
+  const auto split = [](int batch) {
+    const auto it = kBatchSplit.find(batch);
+    return it == kBatchSplit.end() ? std::pair<int, int>{1, batch} : it->second;
+  };
+  if (fc.ifmShapes[0].batch > 1) {
+    const auto [h, w] = split(fc.ifmShapes[0].batch);
+    fc.ifmShapes[0] = Shape4{1, h, w, fc.ifmShapes[0].depth};
+    const auto [oh, ow] = split(fc.ofmShapes[0].batch);
+    fc.ofmShapes[0] = Shape4{1, oh, ow, fc.ofmShapes[0].depth};
+  }
+  return single(fc);
+}
+
+RewriteResult fixupTransposeConv(Subgraph& subgraph, const Operation& op) {
+  if (op.type != OpType::Conv2DBackpropInput) {
+    return std::nullopt;
+  }
+  Operation conv = op;
+  std::swap(conv.inputs[0], conv.inputs[2]);
+  conv.type = OpType::Conv2DBackpropInputSwitchedBias;
+  if (conv.kernel && (conv.kernel->strideX > 1 || conv.kernel->strideY > 1)) {
+    conv.ifmResampling = Resampling::Transpose;
+  }
+  if (conv.kernel) {
+    conv.kernel->strideX = 1;
+    conv.kernel->strideY = 1;
+  }
+  setDefaultShapes(subgraph, conv);
+  return single(conv);
+}
+
+RewriteResult fixupBiasTensors(Subgraph& subgraph, const Operation& op) {
+  const bool needsBias = op.type == OpType::Conv2DBias || op.type == OpType::DepthwiseConv2DBias ||
+                         op.type == OpType::FullyConnected || op.type == OpType::Conv2DBackpropInputSwitchedBias;
+  if (!needsBias || op.weights() == kNoTensor || op.bias() != kNoTensor) {
+    return std::nullopt;
+  }
+  Operation fixed = op;
+  const std::size_t biasIndex = op.type == OpType::Conv2DBackpropInputSwitchedBias ? 3 : 2;
+  fixed.inputs.resize(std::max(fixed.inputs.size(), biasIndex + 1), kNoTensor);
+  fixed.inputs[biasIndex] =
+      addZeroBias(subgraph, op.name, outputChannelsOf(subgraph, op), subgraph.tensor(op.ifm()).type);
+  return single(fixed);
+}
+
+} // namespace ethosu::lowering

@@ -1,0 +1,56 @@
+#pragma once
+// Factories for the operations Vela creates while rewriting (Vela operation_util.py): AvgPool copies,
+// elementwise operations with a fresh output, depthwise max pooling, reduce sum, fully connected.
+
+#include "npu/ir/graph.hpp"
+
+#include <optional>
+#include <string>
+
+namespace ethosu::lowering {
+
+/// A 1x1 AvgPool that copies its IFM (Vela create_avgpool_nop); inputs/outputs left to the caller.
+[[nodiscard]] npu::Operation makeAvgPoolNop(const npu::Operation& origin, std::string name);
+
+/// A clamp in quantised units (Vela ActivationFunction(Op.Clip) with min/max).
+[[nodiscard]] npu::Activation clipActivation(double min, double max);
+
+/// An elementwise operation writing a new tensor "<name>_tens0" (Vela create_binary_elementwise): the
+/// output takes the shape of the operand that is not broadcast.
+struct ElementwiseSpec {
+  npu::OpType type = npu::OpType::Add;
+  std::string name;
+  npu::TensorId ifm = npu::kNoTensor;
+  npu::TensorId ifm2 = npu::kNoTensor;
+  npu::Quantisation quantisation;
+  std::optional<npu::Activation> activation;
+  std::optional<npu::DataType> dataType; ///< default: the IFM's
+  std::optional<npu::Shape4> ifmShape;
+  std::optional<npu::Shape4> ifm2Shape;
+};
+[[nodiscard]] npu::Operation makeElementwise(npu::Subgraph& subgraph, const npu::Operation& origin,
+                                             const ElementwiseSpec& spec);
+
+/// Max pooling over the depth of each pixel, seen as a [1, H*W, C, 1] IFM (Vela create_depthwise_maxpool).
+[[nodiscard]] npu::Operation makeDepthwiseMaxPool(npu::Subgraph& subgraph, const npu::Operation& origin,
+                                                  const std::string& name, npu::TensorId ifm,
+                                                  const npu::Shape4& ifmShape, const npu::Quantisation& quantisation);
+
+/// Sum over the depth into an int32 [1, H, W, 1] tensor (Vela create_reduce_sum).
+[[nodiscard]] npu::Operation makeReduceSum(npu::Subgraph& subgraph, const npu::Operation& origin,
+                                           const std::string& name, npu::TensorId ifm,
+                                           const npu::Quantisation& quantisation,
+                                           std::optional<npu::Activation> activation);
+
+/// A Memcpy (Vela create_memcpy).
+[[nodiscard]] npu::Operation makeMemcpy(const npu::Subgraph& subgraph, const npu::Operation& origin,
+                                        std::string name, npu::TensorId ifm, npu::TensorId ofm);
+
+/// A 1x1 depthwise convolution with unit weights that converts between integer widths (Vela create_cast_op).
+[[nodiscard]] npu::Operation makeCast(npu::Subgraph& subgraph, const npu::Operation& origin, const std::string& name,
+                                      npu::TensorId ifm, npu::TensorId ofm);
+
+/// A zero bias of `channels` values (int64 for int16 IFMs, else int32) named "<name>_bias".
+npu::TensorId addZeroBias(npu::Subgraph& subgraph, const std::string& name, int channels, npu::DataType ifmType);
+
+} // namespace ethosu::lowering

@@ -1,0 +1,52 @@
+#pragma once
+// The per-operator rewrites of Vela's op_rewrite_list (tflite_graph_optimiser.py), each returning the
+// operations that replace one operation, or nullopt when it does not apply. rewriteOperators() runs
+// them in Vela's order until none applies any more.
+//
+// Weights keep their TFLite layouts: OHWI for convolutions, [1, H, W, C*M] for depthwise convolutions,
+// [O, I] for fully connected layers; weights created here follow the same layouts.
+
+#include "npu/ir/graph.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace ethosu::lowering {
+
+struct LoweringContext;
+
+using RewriteResult = std::optional<std::vector<npu::Operation>>;
+
+// activation_rewrites.cpp
+RewriteResult convertOpsToLut(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult convertLeakyRelu(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult convertHardSwishToLut(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult fixupRelusWithDifferingScales(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult convertTanhSigmoidToLut(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult convertQuantize(npu::Subgraph& subgraph, const npu::Operation& op);
+
+// conv_rewrites.cpp
+RewriteResult convertDepthwiseToConv(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult convertConvToFullyConnected(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult convertAvgPoolToConv(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult fixupStridedConv(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult rewriteFullyConnectedInput(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult fixupTransposeConv(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult fixupBiasTensors(npu::Subgraph& subgraph, const npu::Operation& op);
+
+// pass_mean.cpp
+RewriteResult convertMeanToDepthwiseConv(npu::Subgraph& subgraph, const npu::Operation& op);
+// pass_softmax.cpp
+RewriteResult convertSoftmax(npu::Subgraph& subgraph, const npu::Operation& op);
+// pass_lstm.cpp
+RewriteResult convertLstm(npu::Subgraph& subgraph, const npu::Operation& op);
+// pass_argmax_resize.cpp
+RewriteResult convertArgMax(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult fixupResize(npu::Subgraph& subgraph, const npu::Operation& op);
+// pass_padding.cpp
+RewriteResult replacePadByHardwarePadding(npu::Subgraph& subgraph, const npu::Operation& op);
+// pass_elementwise.cpp
+RewriteResult convertSquaredDifference(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult convertPrelu(npu::Subgraph& subgraph, const npu::Operation& op);
+
+} // namespace ethosu::lowering

@@ -1,0 +1,298 @@
+// Concatenation as writes at offsets and split/slice as reads at offsets (Vela tflite_graph_optimiser.py:
+// rewrite_concat_ops, rewrite_split_ops, rewrite_stridedslice_output, rewrite_unpack_output,
+// remove_SplitSliceRead; graph_optimiser_util.py: create_avg_pool_for_concat).
+#include "ethosu_lowering/passes.hpp"
+#include "ethosu_lowering/rewrite_support.hpp"
+#include "nop_operations.hpp"
+
+#include "npu/core/diagnostics.hpp"
+
+#include <algorithm>
+
+namespace ethosu::lowering {
+
+using namespace npu;
+
+namespace {
+
+int axisIn4D(int axis, int rank) { return axis >= 0 ? axis + (4 - rank) : 4 + axis; }
+
+std::int64_t scalarValue(const Subgraph& subgraph, TensorId tensor) {
+  const auto values = subgraph.tensor(tensor).integerValues();
+  require(!values.empty(), "axis tensor must be a constant");
+  return values.front();
+}
+
+std::optional<std::vector<Operation>> rewriteConcatenation(Subgraph& subgraph, const Operation& op) {
+  if (op.placement != Placement::Npu ||
+      (op.type != OpType::ConcatTFLite && op.type != OpType::Concat && op.type != OpType::Pack)) {
+    return std::nullopt;
+  }
+  std::vector<Operation> result;
+  TensorId ofm = op.ofm();
+  if (op.activation) {
+    // Vela unfuse_activation_function: the writes go to an intermediate tensor, the activation follows.
+    const TensorId finalOfm = ofm;
+    ofm = cloneTensor(subgraph, finalOfm, "_act_intermediate");
+    Operation activation = makeAvgPoolNop(op, op.name + std::string(nameOf(op.activation->type)) + "_avgpool");
+    activation.inputs = {ofm};
+    activation.outputs = {finalOfm};
+    activation.activation = op.activation;
+    activation.attributes.set("packed_operations", std::int64_t{1});
+    setDefaultShapes(subgraph, activation);
+    result.push_back(std::move(activation));
+  }
+  std::vector<TensorId> inputs = op.inputs;
+  int axis = static_cast<int>(op.attributes.getOr<std::int64_t>("axis", 0));
+  if (op.type == OpType::Concat) {
+    axis = static_cast<int>(scalarValue(subgraph, op.inputs[0]));
+    inputs.erase(inputs.begin());
+  }
+  const Shape4 ofmShape = shape4Of(subgraph, ofm);
+  std::vector<Operation> writes;
+  int offset = 0;
+  for (std::size_t index = 0; index < inputs.size(); ++index) {
+    const Shape& inputShape = subgraph.tensor(inputs[index]).shape;
+    Shape4 inputShape4 = Shape4::fromShape(inputShape);
+    int axis4 = axisIn4D(axis, inputShape.rank());
+    if (op.type == OpType::Pack) {
+      // Pack stacks along a new axis: each input is seen with a 1 inserted there.
+      const int rank = inputShape.rank() + 1;
+      const int packAxis = axis < 0 ? rank + axis : axis;
+      std::vector<int> dims(inputShape.dims().begin(), inputShape.dims().end());
+      dims.insert(dims.begin() + packAxis, 1);
+      inputShape4 = Shape4::fromShape(Shape(dims));
+      axis4 = packAxis + (4 - rank);
+    }
+    Operation write = makeAvgPoolNop(op, op.name + std::to_string(index) + "_avgpool");
+    write.inputs = {inputs[index]};
+    write.outputs = {ofm};
+    write.ifmShapes = {inputShape4};
+    write.ofmShapes = {ofmShape};
+    Shape4 writeOffset{0, 0, 0, 0};
+    writeOffset = Shape4{axis4 == 0 ? offset : 0, axis4 == 1 ? offset : 0, axis4 == 2 ? offset : 0,
+                         axis4 == 3 ? offset : 0};
+    write.writeOffset = writeOffset;
+    write.writeShape = inputShape4;
+    write.attributes.set("memory_function", std::string("ConcatSliceWrite"));
+    offset += inputShape4[axis4];
+    writes.push_back(std::move(write));
+  }
+  writes.insert(writes.end(), result.begin(), result.end());
+  return writes;
+}
+
+struct SliceRegion {
+  Shape4 offset{0, 0, 0, 0};
+  Shape4 shape;
+  Shape4 ofmShape;
+};
+
+/// Pads a per-dimension list to 4D with `fill` in front (Vela Shape4D.from_list).
+Shape4 fromList(const std::vector<std::int64_t>& values, int fill) {
+  std::vector<int> dims(4, fill);
+  const std::size_t count = std::min<std::size_t>(values.size(), 4);
+  for (std::size_t i = 0; i < count; ++i) {
+    dims[4 - count + i] = static_cast<int>(values[values.size() - count + i]);
+  }
+  return {dims[0], dims[1], dims[2], dims[3]};
+}
+
+/// Begin/end of a STRIDED_SLICE with its masks resolved; shrunk axes keep a size of one.
+std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>> stridedSliceBounds(const Subgraph& subgraph,
+                                                                                   const Operation& op) {
+  const Shape& inputShape = subgraph.tensor(op.inputs[0]).shape;
+  const auto begin = subgraph.tensor(op.inputs[1]).integerValues();
+  const auto end = subgraph.tensor(op.inputs[2]).integerValues();
+  const auto beginMask = op.attributes.getOr<std::int64_t>("begin_mask", 0);
+  const auto endMask = op.attributes.getOr<std::int64_t>("end_mask", 0);
+  const auto shrinkMask = op.attributes.getOr<std::int64_t>("shrink_axis_mask", 0);
+  std::vector<std::int64_t> starts;
+  std::vector<std::int64_t> ends;
+  for (int axis = 0; axis < inputShape.rank(); ++axis) {
+    const std::int64_t size = inputShape[axis];
+    const auto index = static_cast<std::size_t>(axis);
+    std::int64_t start = index < begin.size() ? begin[index] : 0;
+    std::int64_t stop = index < end.size() ? end[index] : size;
+    if (start < 0) {
+      start += size;
+    }
+    if (stop < 0) {
+      stop += size;
+    }
+    if ((beginMask >> axis) & 1) {
+      start = 0;
+    }
+    if ((endMask >> axis) & 1) {
+      stop = size;
+    }
+    if ((shrinkMask >> axis) & 1) {
+      stop = start + 1;
+    }
+    starts.push_back(std::clamp<std::int64_t>(start, 0, size));
+    ends.push_back(std::clamp<std::int64_t>(stop, 0, size));
+  }
+  return {starts, ends};
+}
+
+/// Where each output of a split-like operation reads its input; empty when the operation is unknown.
+std::vector<SliceRegion> sliceRegions(const Subgraph& subgraph, const Operation& op, TensorId& input) {
+  std::vector<SliceRegion> regions;
+  if (op.type == OpType::Slice || op.type == OpType::StridedSlice) {
+    input = op.inputs[0];
+    const Shape& inputShape = subgraph.tensor(input).shape;
+    std::vector<std::int64_t> starts;
+    std::vector<std::int64_t> ends;
+    if (op.type == OpType::Slice) {
+      starts = subgraph.tensor(op.inputs[1]).integerValues();
+      const auto sizes = subgraph.tensor(op.inputs[2]).integerValues();
+      for (std::size_t i = 0; i < starts.size(); ++i) {
+        ends.push_back(sizes[i] < 0 ? inputShape[static_cast<int>(i)] : starts[i] + sizes[i]);
+      }
+    } else {
+      std::tie(starts, ends) = stridedSliceBounds(subgraph, op);
+    }
+    std::vector<std::int64_t> sizes;
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+      sizes.push_back(ends[i] - starts[i]);
+    }
+    regions.push_back({fromList(starts, 0), fromList(sizes, 1), fromList(sizes, 1)});
+    return regions;
+  }
+  int axis = 0;
+  if (op.type == OpType::Split) {
+    axis = static_cast<int>(scalarValue(subgraph, op.inputs[0]));
+    input = op.inputs[1];
+  } else if (op.type == OpType::SplitV) {
+    input = op.inputs[0];
+    axis = static_cast<int>(scalarValue(subgraph, op.inputs[2]));
+  } else if (op.type == OpType::Unpack) {
+    input = op.inputs[0];
+    axis = static_cast<int>(op.attributes.getOr<std::int64_t>("axis", 0));
+  } else {
+    return regions;
+  }
+  const int inputRank = subgraph.tensor(input).shape.rank();
+  if (axis < 0) {
+    axis += inputRank;
+  }
+  int offset = 0;
+  for (TensorId output : op.outputs) {
+    const Shape& outputShape = subgraph.tensor(output).shape;
+    Shape4 ofmShape = Shape4::fromShape(outputShape);
+    int axis4 = axis + (4 - outputShape.rank());
+    if (op.type == OpType::Unpack) {
+      std::vector<int> dims(outputShape.dims().begin(), outputShape.dims().end());
+      dims.insert(dims.begin() + axis, 1);
+      ofmShape = Shape4::fromShape(Shape(dims));
+      axis4 = axis + (4 - static_cast<int>(dims.size()));
+    }
+    SliceRegion region;
+    region.offset = Shape4{axis4 == 0 ? offset : 0, axis4 == 1 ? offset : 0, axis4 == 2 ? offset : 0,
+                           axis4 == 3 ? offset : 0};
+    region.shape = ofmShape;
+    region.ofmShape = ofmShape;
+    offset += ofmShape[axis4];
+    regions.push_back(region);
+  }
+  return regions;
+}
+
+std::optional<std::vector<Operation>> rewriteSplit(Subgraph& subgraph, const Operation& op) {
+  if (op.placement != Placement::Npu || !is(op.type, OpCategory::Split)) {
+    return std::nullopt;
+  }
+  if (op.type == OpType::Split && op.outputs.size() == 1) {
+    // Vela convert_nop_split_to_identity: a split into one part is the identity.
+    Operation identity = op;
+    identity.type = OpType::Identity;
+    identity.inputs = {op.inputs[1]};
+    setDefaultShapes(subgraph, identity);
+    return std::vector<Operation>{identity};
+  }
+  TensorId input = kNoTensor;
+  const std::vector<SliceRegion> regions = sliceRegions(subgraph, op, input);
+  if (regions.size() != op.outputs.size()) {
+    return std::nullopt;
+  }
+  std::vector<Operation> reads;
+  for (std::size_t index = 0; index < op.outputs.size(); ++index) {
+    const TensorId output = op.outputs[index];
+    if (consumerCount(subgraph, output) == 0) {
+      continue;
+    }
+    Operation read = deriveOperation(op, OpType::SplitSliceRead, op.name);
+    read.inputs = {input};
+    read.outputs = {output};
+    read.ifmShapes = {shape4Of(subgraph, input)};
+    read.ofmShapes = {regions[index].ofmShape};
+    read.readOffsets[0] = regions[index].offset;
+    read.readShapes[0] = regions[index].shape;
+    reads.push_back(std::move(read));
+  }
+  return reads;
+}
+
+bool readCanMoveToConsumers(const Subgraph& subgraph, const Operation& read) {
+  if (read.ofmShapes[0] != shape4Of(subgraph, read.ofm()) || isSubgraphOutput(subgraph, read.ofm())) {
+    return false;
+  }
+  const auto consumers = consumersOf(subgraph, read.ofm());
+  return !consumers.empty() && std::all_of(consumers.begin(), consumers.end(), [&](OperationId id) {
+    const Operation& consumer = subgraph.operation(id);
+    return consumer.placement == Placement::Npu && !is(consumer.type, OpCategory::MemoryOnly) &&
+           consumer.sourceType != "TRANSPOSE" &&
+           (consumer.ifm() == read.ofm() || (isBinaryElementwise(consumer.type) && consumer.ifm2() == read.ofm()));
+  });
+}
+
+void moveReadIntoConsumer(const Operation& read, Operation& consumer) {
+  const std::size_t slot = consumer.ifm() == read.ofm() ? 0 : 1;
+  const TensorId target = read.ofm();
+  consumer.readOffsets[slot] = read.readOffsets[0];
+  consumer.readShapes[slot] = read.readShapes[0];
+  for (TensorId& input : consumer.inputs) {
+    if (input == target) {
+      input = read.ifm();
+    }
+  }
+  if (consumer.ifmShapes.size() > slot) {
+    consumer.ifmShapes[slot] = read.ifmShapes[0];
+  }
+}
+
+} // namespace
+
+void rewriteConcatenations(Subgraph& subgraph, const LoweringContext& /*context*/) {
+  rewriteEach(subgraph, rewriteConcatenation);
+}
+
+void rewriteSplits(Subgraph& subgraph, const LoweringContext& /*context*/) { rewriteEach(subgraph, rewriteSplit); }
+
+void removeSplitSliceReads(Subgraph& subgraph, const LoweringContext& /*context*/) {
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+    Operation& read = subgraph.operations[i];
+    if (read.type != OpType::SplitSliceRead) {
+      continue;
+    }
+    if (readCanMoveToConsumers(subgraph, read)) {
+      const Operation moved = read;
+      for (OperationId consumer : consumersOf(subgraph, moved.ofm())) {
+        moveReadIntoConsumer(moved, subgraph.operation(consumer));
+      }
+      subgraph.operations.erase(subgraph.operations.begin() + static_cast<std::ptrdiff_t>(i));
+      --i;
+      continue;
+    }
+    Operation copy = makeAvgPoolNop(read, read.name + "_avgpool");
+    copy.inputs = read.inputs;
+    copy.outputs = read.outputs;
+    copy.ifmShapes = read.ifmShapes;
+    copy.ofmShapes = read.ofmShapes;
+    copy.readOffsets = read.readOffsets;
+    copy.readShapes = read.readShapes;
+    read = std::move(copy);
+  }
+}
+
+} // namespace ethosu::lowering

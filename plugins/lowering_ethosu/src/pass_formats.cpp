@@ -1,0 +1,71 @@
+// Which feature maps may use the NHCWB16 brick format (Vela graph_optimiser_util.py
+// check_format_restrictions): everything stays linear that the CPU, a DMA, a reshaped view, an
+// unaligned concat/split offset or a subgraph boundary sees.
+#include "ethosu_lowering/passes.hpp"
+#include "ethosu_lowering/rewrite_support.hpp"
+
+#include <algorithm>
+
+namespace ethosu::lowering {
+
+using namespace npu;
+
+namespace {
+
+bool mustStayLinear(const Subgraph& subgraph, TensorId id) {
+  const Tensor& tensor = subgraph.tensor(id);
+  if (tensor.isConstant() || isSubgraphInput(subgraph, id) || isSubgraphOutput(subgraph, id)) {
+    return true;
+  }
+  const auto producers = producersOf(subgraph, id);
+  const auto consumers = consumersOf(subgraph, id);
+  if (producers.empty()) {
+    return true;
+  }
+  const Shape4 shape = Shape4::fromShape(tensor.shape);
+  for (OperationId producerId : producers) {
+    const Operation& producer = subgraph.operation(producerId);
+    if (producer.placement != Placement::Npu || producer.type == OpType::Memcpy ||
+        (producer.writeOffset && producer.writeOffset->depth % 16 != 0) ||
+        (!producer.ofmShapes.empty() && producer.ofmShapes[0] != shape) ||
+        (producer.sourceType == "RESIZE_BILINEAR" && producer.type == OpType::DepthwiseConv2DBias)) {
+      return true;
+    }
+  }
+  for (OperationId consumerId : consumers) {
+    const Operation& consumer = subgraph.operation(consumerId);
+    if (consumer.placement != Placement::Npu || consumer.type == OpType::Memcpy) {
+      return true;
+    }
+    std::size_t slot = 0;
+    if (consumer.ifm() == id) {
+      slot = 0;
+    } else if (isBinaryElementwise(consumer.type) && consumer.ifm2() == id) {
+      slot = 1;
+    } else {
+      continue; // read as weights or another operand, not as a feature map
+    }
+    if ((consumer.readOffsets[slot] && consumer.readOffsets[slot]->depth % 16 != 0) ||
+        (consumer.ifmShapes.size() > slot && !consumer.readShapes[slot] && consumer.ifmShapes[slot] != shape)) {
+      return true;
+    }
+    if (consumer.type == OpType::ReduceSum && tensor.type == DataType::Int32) {
+      return true; // ReduceSum of int32 requires an NHWC IFM
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+void chooseTensorFormats(Subgraph& subgraph, const LoweringContext& /*context*/) {
+  for (std::size_t i = 0; i < subgraph.tensors.size(); ++i) {
+    Tensor& tensor = subgraph.tensors[i];
+    if (tensor.purpose != TensorPurpose::FeatureMap) {
+      continue;
+    }
+    tensor.format = mustStayLinear(subgraph, static_cast<TensorId>(i)) ? TensorFormat::NHWC : TensorFormat::NHCWB16;
+  }
+}
+
+} // namespace ethosu::lowering

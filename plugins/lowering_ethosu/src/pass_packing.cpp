@@ -1,0 +1,339 @@
+// Pass packing (Vela pass_packing.py pack_into_passes): stand-alone ReLUs merged into their producers or
+// given an AvgPool primary operation, and the operations ordered like Vela's pass list (a depth-first walk
+// from the subgraph outputs, then CPU passes grouped). Also dead-code removal and tensor compaction.
+#include "ethosu_lowering/passes.hpp"
+#include "ethosu_lowering/rewrite_support.hpp"
+#include "nop_operations.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace ethosu::lowering {
+
+using namespace npu;
+
+void removeDeadOperations(Subgraph& subgraph, const LoweringContext& /*context*/) {
+  std::vector<bool> live(subgraph.tensors.size(), false);
+  for (TensorId output : subgraph.outputs) {
+    if (subgraph.validTensorId(output)) {
+      live[static_cast<std::size_t>(output)] = true;
+    }
+  }
+  std::vector<bool> keep(subgraph.operations.size(), false);
+  for (std::size_t i = subgraph.operations.size(); i-- > 0;) {
+    const Operation& op = subgraph.operations[i];
+    const bool used = std::any_of(op.outputs.begin(), op.outputs.end(), [&](TensorId output) {
+      return subgraph.validTensorId(output) && live[static_cast<std::size_t>(output)];
+    });
+    if (!used) {
+      continue;
+    }
+    keep[i] = true;
+    for (TensorId input : op.inputs) {
+      if (subgraph.validTensorId(input)) {
+        live[static_cast<std::size_t>(input)] = true;
+      }
+    }
+  }
+  std::vector<Operation> kept;
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+    if (keep[i]) {
+      kept.push_back(std::move(subgraph.operations[i]));
+    }
+  }
+  subgraph.operations = std::move(kept);
+}
+
+void markTensorPurposes(Subgraph& subgraph, const LoweringContext& /*context*/) {
+  for (const Operation& op : subgraph.operations) {
+    if (op.placement != Placement::Npu) {
+      continue;
+    }
+    if (op.weights() != kNoTensor && subgraph.tensor(op.weights()).isConstant()) {
+      subgraph.tensor(op.weights()).purpose = TensorPurpose::Weights;
+    }
+    if (op.bias() != kNoTensor && subgraph.tensor(op.bias()).isConstant()) {
+      subgraph.tensor(op.bias()).purpose = TensorPurpose::ScalesBiases;
+    }
+    if (op.activation && op.activation->lut != kNoTensor) {
+      subgraph.tensor(op.activation->lut).purpose = TensorPurpose::Lut;
+    }
+  }
+  for (Tensor& tensor : subgraph.tensors) {
+    if (tensor.isVariable) {
+      tensor.purpose = TensorPurpose::State;
+    } else if (!tensor.isConstant()) {
+      tensor.purpose = TensorPurpose::FeatureMap;
+    } else if (tensor.purpose == TensorPurpose::Unknown) {
+      tensor.purpose = TensorPurpose::FeatureMap; // constant operand of an elementwise or CPU operation
+    }
+  }
+}
+
+namespace {
+
+bool isStandaloneActivation(OpType type) {
+  return isReluLike(type) || type == OpType::Sigmoid || type == OpType::Tanh;
+}
+
+Activation activationOf(const Operation& op) {
+  Activation activation = op.activation.value_or(Activation{});
+  activation.type = op.type;
+  switch (op.type) {
+  case OpType::Relu:
+    activation.min = 0.0;
+    break;
+  case OpType::Relu6:
+    activation.min = 0.0;
+    activation.max = 6.0;
+    break;
+  case OpType::ReluN1To1:
+    activation.min = -1.0;
+    activation.max = 1.0;
+    break;
+  case OpType::Relu0To1:
+    activation.min = 0.0;
+    activation.max = 1.0;
+    break;
+  default:
+    break;
+  }
+  return activation;
+}
+
+bool isMacOrElementwise(OpType type) {
+  return is(type, OpCategory::Convolution) || is(type, OpCategory::DepthwiseConvolution) ||
+         is(type, OpCategory::VectorProduct) || is(type, OpCategory::Pooling) || type == OpType::ReduceSum ||
+         isElementwise(type);
+}
+
+/// Merges each stand-alone activation into its producer when Vela's can_pack allows it, else gives it
+/// an AvgPool primary operation (Vela build_pass / create_primary_op).
+void packActivations(Subgraph& subgraph) {
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+    Operation& op = subgraph.operations[i];
+    if (op.placement != Placement::Npu || !isStandaloneActivation(op.type) || op.inputs.empty()) {
+      continue;
+    }
+    const bool reluLike = isReluLike(op.type);
+    const auto producers = producersOf(subgraph, op.ifm());
+    if (reluLike && producers.size() == 1) {
+      Operation& producer = subgraph.operation(producers.front());
+      const bool packable = producer.placement == Placement::Npu && isMacOrElementwise(producer.type) &&
+                            !producer.activation && producer.outputs.size() == 1 &&
+                            consumerCount(subgraph, producer.ofm()) == 1 &&
+                            (producer.ofmShapes.empty() || op.ifmShapes.empty() ||
+                             producer.ofmShapes[0] == op.ifmShapes[0]);
+      if (packable) {
+        producer.activation = activationOf(op);
+        producer.outputs = op.outputs;
+        producer.attributes.set("packed_operations",
+                                producer.attributes.getOr<std::int64_t>("packed_operations", 0) + 1);
+        subgraph.operations.erase(subgraph.operations.begin() + static_cast<std::ptrdiff_t>(i));
+        --i;
+        continue;
+      }
+    }
+    Operation primary = makeAvgPoolNop(op, op.name + "_avgpool");
+    primary.inputs = {op.ifm()};
+    primary.outputs = op.outputs;
+    primary.activation = activationOf(op);
+    primary.ifmShapes = op.ifmShapes;
+    primary.ofmShapes = op.ofmShapes;
+    primary.readOffsets = op.readOffsets;
+    primary.readShapes = op.readShapes;
+    primary.attributes.set("packed_operations", std::int64_t{1});
+    if (primary.ifmShapes.empty()) {
+      setDefaultShapes(subgraph, primary);
+    }
+    op = std::move(primary);
+  }
+}
+
+/// Vela's pass order: a walk from the outputs that emits an operation once every reader of its outputs
+/// has been emitted, reversed.
+std::vector<std::size_t> velaPassOrder(const Subgraph& subgraph) {
+  const std::size_t tensorCount = subgraph.tensors.size();
+  std::vector<int> readers(tensorCount, 0);
+  std::vector<std::vector<std::size_t>> producers(tensorCount);
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+    for (TensorId input : subgraph.operations[i].inputs) {
+      if (subgraph.validTensorId(input)) {
+        ++readers[static_cast<std::size_t>(input)];
+      }
+    }
+    for (TensorId output : subgraph.operations[i].outputs) {
+      producers[static_cast<std::size_t>(output)].push_back(i);
+    }
+  }
+  for (TensorId output : subgraph.outputs) {
+    ++readers[static_cast<std::size_t>(output)];
+  }
+  std::vector<int> tensorVisits(tensorCount, 0);
+  std::vector<int> operationVisits(subgraph.operations.size(), 0);
+  std::vector<std::size_t> reversed;
+  // Explicit stack instead of Vela's recursion: each entry is a tensor visit.
+  std::vector<TensorId> pending;
+  const auto visitOperation = [&](std::size_t index, std::vector<TensorId>& next) {
+    const Operation& op = subgraph.operations[index];
+    int& visits = operationVisits[index];
+    ++visits;
+    if (visits == 1) {
+      for (TensorId output : op.outputs) {
+        if (readers[static_cast<std::size_t>(output)] == 0) {
+          ++visits;
+        }
+      }
+    }
+    if (visits != static_cast<int>(op.outputs.size())) {
+      return;
+    }
+    reversed.push_back(index);
+    // Vela visits the pass inputs in order, once per occurrence; the recursion is depth first.
+    for (TensorId input : op.inputs) {
+      if (subgraph.validTensorId(input)) {
+        next.push_back(input);
+      }
+    }
+  };
+  const std::function<void(TensorId)> visitTensor = [&](TensorId tensor) {
+    auto& visits = tensorVisits[static_cast<std::size_t>(tensor)];
+    ++visits;
+    if (visits != readers[static_cast<std::size_t>(tensor)]) {
+      return;
+    }
+    const auto& writers = producers[static_cast<std::size_t>(tensor)];
+    for (auto it = writers.rbegin(); it != writers.rend(); ++it) {
+      std::vector<TensorId> next;
+      visitOperation(*it, next);
+      for (TensorId input : next) {
+        visitTensor(input);
+      }
+    }
+  };
+  for (TensorId output : subgraph.outputs) {
+    visitTensor(output);
+  }
+  std::reverse(reversed.begin(), reversed.end());
+  // Operations the walk did not reach (e.g. with no outputs) keep their place at the end.
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+    if (std::find(reversed.begin(), reversed.end(), i) == reversed.end()) {
+      reversed.push_back(i);
+    }
+  }
+  return reversed;
+}
+
+/// Vela's grouping of CPU passes: those reading only subgraph inputs go first (in model order), the
+/// others move down to the next CPU pass when nothing in between needs them.
+std::vector<std::size_t> groupCpuPasses(const Subgraph& subgraph, const std::vector<std::size_t>& order) {
+  std::vector<std::size_t> top;
+  std::vector<std::size_t> rest;
+  for (std::size_t index : order) {
+    const Operation& op = subgraph.operations[index];
+    TensorId ifm2 = op.ifm2();
+    if (ifm2 == kNoTensor && op.type == OpType::FullyConnected && op.weights() != kNoTensor &&
+        !subgraph.tensor(op.weights()).isConstant()) {
+      ifm2 = op.weights();
+    }
+    const bool readsOnlyInputs = isSubgraphInput(subgraph, op.ifm()) &&
+                                 (ifm2 == kNoTensor || isSubgraphInput(subgraph, ifm2));
+    if (op.placement == Placement::Cpu && readsOnlyInputs) {
+      top.push_back(index);
+    } else {
+      rest.push_back(index);
+    }
+  }
+  std::stable_sort(top.begin(), top.end(), [&](std::size_t a, std::size_t b) {
+    return subgraph.operations[a].sourceIndex < subgraph.operations[b].sourceIndex;
+  });
+  const std::vector<std::size_t> snapshot = rest;
+  for (auto it = snapshot.rbegin(); it != snapshot.rend(); ++it) {
+    const std::size_t cpu = *it;
+    if (subgraph.operations[cpu].placement != Placement::Cpu) {
+      continue;
+    }
+    auto position = std::find(rest.begin(), rest.end(), cpu);
+    const auto outputs = subgraph.operations[cpu].outputs;
+    for (auto next = position + 1; next != rest.end(); ++next) {
+      const Operation& following = subgraph.operations[*next];
+      if (following.placement == Placement::Cpu) {
+        const std::size_t target = *next;
+        rest.erase(position);
+        rest.insert(std::find(rest.begin(), rest.end(), target), cpu);
+        break;
+      }
+      const bool dependent = std::any_of(outputs.begin(), outputs.end(), [&](TensorId output) {
+        return output == following.ifm() || output == following.ifm2();
+      });
+      if (dependent) {
+        break;
+      }
+      if (next + 1 == rest.end()) {
+        rest.erase(position);
+        rest.push_back(cpu);
+        break;
+      }
+    }
+  }
+  top.insert(top.end(), rest.begin(), rest.end());
+  return top;
+}
+
+} // namespace
+
+void packPasses(Subgraph& subgraph, const LoweringContext& /*context*/) {
+  packActivations(subgraph);
+  const std::vector<std::size_t> order = groupCpuPasses(subgraph, velaPassOrder(subgraph));
+  std::vector<Operation> ordered;
+  ordered.reserve(order.size());
+  for (std::size_t index : order) {
+    ordered.push_back(std::move(subgraph.operations[index]));
+  }
+  subgraph.operations = std::move(ordered);
+}
+
+void removeUnusedTensors(Subgraph& subgraph, const LoweringContext& /*context*/) {
+  std::vector<bool> used(subgraph.tensors.size(), false);
+  const auto mark = [&](TensorId id) {
+    if (subgraph.validTensorId(id)) {
+      used[static_cast<std::size_t>(id)] = true;
+    }
+  };
+  for (const Operation& op : subgraph.operations) {
+    std::for_each(op.inputs.begin(), op.inputs.end(), mark);
+    std::for_each(op.outputs.begin(), op.outputs.end(), mark);
+    std::for_each(op.intermediates.begin(), op.intermediates.end(), mark);
+    if (op.activation) {
+      mark(op.activation->lut);
+    }
+  }
+  std::for_each(subgraph.inputs.begin(), subgraph.inputs.end(), mark);
+  std::for_each(subgraph.outputs.begin(), subgraph.outputs.end(), mark);
+  std::vector<TensorId> remap(subgraph.tensors.size(), kNoTensor);
+  std::vector<Tensor> kept;
+  for (std::size_t i = 0; i < subgraph.tensors.size(); ++i) {
+    if (used[i]) {
+      remap[i] = static_cast<TensorId>(kept.size());
+      kept.push_back(std::move(subgraph.tensors[i]));
+    }
+  }
+  const auto renumber = [&](TensorId& id) {
+    if (subgraph.validTensorId(id)) {
+      id = remap[static_cast<std::size_t>(id)];
+    }
+  };
+  for (Operation& op : subgraph.operations) {
+    std::for_each(op.inputs.begin(), op.inputs.end(), renumber);
+    std::for_each(op.outputs.begin(), op.outputs.end(), renumber);
+    std::for_each(op.intermediates.begin(), op.intermediates.end(), renumber);
+    if (op.activation) {
+      renumber(op.activation->lut);
+    }
+  }
+  std::for_each(subgraph.inputs.begin(), subgraph.inputs.end(), renumber);
+  std::for_each(subgraph.outputs.begin(), subgraph.outputs.end(), renumber);
+  subgraph.tensors = std::move(kept);
+}
+
+} // namespace ethosu::lowering

@@ -1,0 +1,125 @@
+// Static constant folding, placement through the accelerator's support checks, and the 4D operation
+// shapes (Vela tflite_graph_optimiser.py: optimise_quantize, convert_shape_op_to_constant_tensor,
+// fixup_pool_strides, supported_operator_check, set_ifm_ofm_op_shapes).
+#include "ethosu_lowering/passes.hpp"
+#include "ethosu_lowering/rewrite_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ethosu::lowering {
+
+using namespace npu;
+
+namespace {
+
+/// QUANTIZE of a constant becomes the requantised constant (Vela optimise_quantize). Vela requantises
+/// int->int in fixed point; the doubles here round the same for every value a weight tensor holds.
+bool foldConstantQuantize(Subgraph& subgraph, const Operation& op) {
+  if (op.type != OpType::Quantize || op.inputs.empty() || op.outputs.empty()) {
+    return false;
+  }
+  const Tensor& ifm = subgraph.tensor(op.inputs[0]);
+  if (!ifm.isConstant()) {
+    return false;
+  }
+  const Tensor& ofm = subgraph.tensor(op.outputs[0]);
+  const bool integerToInteger = ifm.type == ofm.type && (ifm.type == DataType::Int8 || ifm.type == DataType::Int16);
+  if (!integerToInteger && !isFloat(ifm.type)) {
+    return false;
+  }
+  const double outScale = ofm.quantisation.scaleAt(0);
+  const auto outZero = static_cast<double>(ofm.quantisation.zeroPointAt(0));
+  std::vector<std::int64_t> values;
+  for (const double value : ifm.floatValues()) {
+    const double real = integerToInteger
+                            ? (value - static_cast<double>(ifm.quantisation.zeroPointAt(0))) * ifm.quantisation.scaleAt(0)
+                            : value;
+    const double quantised = integerToInteger ? std::round(real / outScale) + outZero : real / outScale + outZero;
+    values.push_back(std::clamp(static_cast<std::int64_t>(quantised), quantisedMin(ofm.type), quantisedMax(ofm.type)));
+  }
+  const TensorId folded = addConstant(subgraph, ofm.name, ofm.shape, ofm.type, values, ofm.quantisation);
+  replaceTensorReads(subgraph, op.outputs[0], folded);
+  return true;
+}
+
+/// SHAPE of a tensor with a known shape becomes a constant (Vela convert_shape_op_to_constant_tensor).
+bool foldShape(Subgraph& subgraph, const Operation& op) {
+  if (op.type != OpType::Shape || op.inputs.empty() || op.outputs.empty()) {
+    return false;
+  }
+  const Shape& inputShape = subgraph.tensor(op.inputs[0]).shape;
+  const Tensor& ofm = subgraph.tensor(op.outputs[0]);
+  if (ofm.shape.rank() != 1 || ofm.shape[0] != inputShape.rank()) {
+    return false;
+  }
+  std::vector<std::int64_t> values(inputShape.dims().begin(), inputShape.dims().end());
+  const TensorId folded = addConstant(subgraph, ofm.name, ofm.shape, ofm.type, values, ofm.quantisation);
+  replaceTensorReads(subgraph, op.outputs[0], folded);
+  return true;
+}
+
+/// A pool whose kernel and stride both cover the whole IFM needs no stride (Vela fixup_pool_strides).
+void fixupPoolStrides(const Subgraph& subgraph, Operation& op) {
+  if (!is(op.type, OpCategory::Pooling) || op.type == OpType::ResizeBilinear ||
+      op.type == OpType::ResizeNearestNeighbor || !op.kernel || op.inputs.empty()) {
+    return;
+  }
+  const Shape& ifm = subgraph.tensor(op.inputs[0]).shape;
+  if (ifm.rank() < 3) {
+    return;
+  }
+  Kernel& kernel = *op.kernel;
+  if (kernel.width == kernel.strideX && kernel.width == ifm.back(1) && kernel.height == kernel.strideY &&
+      kernel.height == ifm.back(2)) {
+    kernel.strideX = 1;
+    kernel.strideY = 1;
+    op.padding = Padding::Valid;
+  }
+}
+
+} // namespace
+
+void foldConstantOperations(Subgraph& subgraph, const LoweringContext& /*context*/) {
+  std::vector<Operation> kept;
+  kept.reserve(subgraph.operations.size());
+  // Folding rewires readers of the folded output, so work on the subgraph as it changes.
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+    Operation op = subgraph.operations[i];
+    if (foldConstantQuantize(subgraph, op) || foldShape(subgraph, op)) {
+      continue;
+    }
+    fixupPoolStrides(subgraph, op);
+    kept.push_back(std::move(op));
+  }
+  subgraph.operations = std::move(kept);
+}
+
+void placeOperations(Subgraph& subgraph, const LoweringContext& context) {
+  for (Operation& op : subgraph.operations) {
+    if (op.placement != Placement::Unplaced) {
+      continue;
+    }
+    const SupportVerdict verdict = context.support.check(subgraph, op);
+    if (verdict.supported) {
+      op.placement = Placement::Npu;
+      op.placementReason.clear();
+    } else {
+      op.placement = Placement::Cpu;
+      op.placementReason = verdict.reason.empty() ? verdict.constraint : verdict.reason;
+      if (!verdict.constraint.empty()) {
+        op.attributes.set("cpu_constraint", verdict.constraint);
+      }
+    }
+  }
+}
+
+void setOperationShapes(Subgraph& subgraph, const LoweringContext& /*context*/) {
+  for (Operation& op : subgraph.operations) {
+    if (op.placement == Placement::Npu && op.ifmShapes.empty() && op.ofmShapes.empty()) {
+      setDefaultShapes(subgraph, op);
+    }
+  }
+}
+
+} // namespace ethosu::lowering
