@@ -1,0 +1,31 @@
+#pragma once
+
+// The Ethos-U implementation of npu::WeightEncoder: encodes an operation's weights, scales and biases
+// into the stream Vela 3.10 would write for the same block config and depth slicing, so that sizes
+// (and bytes) are exact. Accepted operations: see weight_preparation.hpp.
+
+#include "ethosu/weights/weight_stream.hpp"
+
+#include "npu/plugin/accelerator.hpp"
+
+namespace ethosu::weights {
+
+/// Stateless and const: safe to call from many threads at once.
+class EthosUWeightEncoder final : public npu::WeightEncoder {
+public:
+  explicit EthosUWeightEncoder(const WeightEncoderConfig& config) : config_(config) {}
+
+  /// Uses the OFM block depth of `block` (its partKernelFirst flag is not used: the traversal follows
+  /// from the weights, as in the reference). EncodedWeights::originalBytes is the size of the weight
+  /// tensor as given; scaleBytes counts the scale/bias bytes with their padding to 16 bytes.
+  [[nodiscard]] npu::EncodedWeights encode(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                           const npu::BlockConfig& block, std::span<const int> depthSlices,
+                                           bool keepStream) const override;
+
+  [[nodiscard]] const WeightEncoderConfig& config() const { return config_; }
+
+private:
+  WeightEncoderConfig config_;
+};
+
+} // namespace ethosu::weights
