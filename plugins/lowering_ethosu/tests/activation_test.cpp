@@ -1,0 +1,70 @@
+#include "lowering_test_support.hpp"
+
+#include "ethosu_lowering/lowering.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace npu;
+using namespace ethosu::lowering;
+using namespace ethosu::lowering::test;
+
+namespace {
+GraphBuilder convThenLogistic() {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 8, 8, 4});
+  const TensorId conv = builder.featureMap("conv", Shape{1, 8, 8, 4});
+  const TensorId out = builder.featureMap("sigmoid", Shape{1, 8, 8, 4}, DataType::Int8, 1.0 / 256, -128);
+  builder.conv(in, conv, 3);
+  builder.operation(OpType::Sigmoid, "LOGISTIC", {conv}, {out});
+  builder.output(out);
+  return builder;
+}
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(activations)
+
+BOOST_AUTO_TEST_CASE(an_int8_logistic_becomes_a_lut_fused_into_the_convolution_before_it) {
+  const Graph lowered = lowerForTest(convThenLogistic().graph, FakeAccelerator{"ethos-u55-128"});
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  BOOST_REQUIRE_EQUAL(subgraph.operations.size(), 1U);
+  const Operation& conv = subgraph.operations.front();
+  BOOST_REQUIRE(conv.activation.has_value());
+  BOOST_TEST(conv.activation->type == OpType::LUT);
+  BOOST_TEST(subgraph.tensor(conv.activation->lut).elements() == 256);
+  BOOST_TEST(subgraph.tensor(conv.ofm()).name == "sigmoid");
+}
+
+BOOST_AUTO_TEST_CASE(on_an_ethos_u55_64_the_lut_stays_a_pass_of_its_own) {
+  const Graph lowered = lowerForTest(convThenLogistic().graph, FakeAccelerator{"ethos-u55-64"});
+  BOOST_TEST(describeOperations(lowered.subgraphs.front()) ==
+             (std::vector<std::string>{"Conv2DBias:conv", "Add:sigmoid_lut_sigmoid"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_standalone_relu_is_packed_into_its_producer_and_counted_as_vela_does) {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 8, 8, 4});
+  const TensorId conv = builder.featureMap("conv", Shape{1, 8, 8, 4});
+  const TensorId out = builder.featureMap("relu", Shape{1, 8, 8, 4});
+  builder.conv(in, conv);
+  builder.operation(OpType::Relu, "RELU", {conv}, {out});
+  builder.output(out);
+  const Graph lowered = lowerForTest(builder.graph, FakeAccelerator{});
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  BOOST_REQUIRE_EQUAL(subgraph.operations.size(), 1U);
+  BOOST_TEST(subgraph.operations[0].activation->type == OpType::Relu);
+  const PlacementCounts counts = countPlacements(lowered);
+  BOOST_TEST(counts.npuOperations == 2);
+  BOOST_TEST(counts.npuPasses == 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_quantize_between_integer_types_becomes_an_avgpool) {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 4, 4, 4});
+  const TensorId out = builder.featureMap("requantised", Shape{1, 4, 4, 4}, DataType::Int8, 0.1, 3);
+  builder.operation(OpType::Quantize, "QUANTIZE", {in}, {out});
+  builder.output(out);
+  const Graph lowered = lowerForTest(builder.graph, FakeAccelerator{});
+  BOOST_TEST(describeOperations(lowered.subgraphs.front()) == std::vector<std::string>{"AvgPool:requantised"});
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,57 @@
+#include "lowering_test_support.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace npu;
+using namespace ethosu::lowering;
+using namespace ethosu::lowering::test;
+
+BOOST_AUTO_TEST_SUITE(memory_only)
+
+BOOST_AUTO_TEST_CASE(a_reshape_between_npu_operations_disappears_and_the_producer_writes_its_output) {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 4, 4, 8});
+  const TensorId conv = builder.featureMap("conv", Shape{1, 4, 4, 8});
+  const TensorId flat = builder.featureMap("flat", Shape{1, 128});
+  const TensorId shape = builder.constant("shape", Shape{2}, DataType::Int32, {1, 128});
+  builder.conv(in, conv);
+  builder.operation(OpType::Reshape, "RESHAPE", {conv, shape}, {flat});
+  builder.output(flat);
+  const Graph lowered = lowerForTest(builder.graph, FakeAccelerator{});
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  BOOST_REQUIRE_EQUAL(subgraph.operations.size(), 1U);
+  BOOST_TEST(subgraph.tensor(subgraph.operations[0].ofm()).name == "flat");
+  BOOST_TEST(subgraph.operations[0].ofmShapes[0] == (Shape4{1, 4, 4, 8}));
+}
+
+BOOST_AUTO_TEST_CASE(a_reshape_of_the_graph_input_becomes_a_memcpy) {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 64});
+  const TensorId image = builder.featureMap("image", Shape{1, 8, 8, 1});
+  const TensorId out = builder.featureMap("out", Shape{1, 8, 8, 2});
+  const TensorId shape = builder.constant("shape", Shape{4}, DataType::Int32, {1, 8, 8, 1});
+  builder.operation(OpType::Reshape, "RESHAPE", {in, shape}, {image});
+  builder.conv(image, out);
+  builder.output(out);
+  const Graph lowered = lowerForTest(builder.graph, FakeAccelerator{});
+  BOOST_TEST(describeOperations(lowered.subgraphs.front()) ==
+             (std::vector<std::string>{"Memcpy:image", "Conv2DBias:out"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_reshape_whose_input_has_other_readers_becomes_a_memcpy) {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 4, 4, 4});
+  const TensorId conv = builder.featureMap("conv", Shape{1, 4, 4, 4});
+  const TensorId flat = builder.featureMap("flat", Shape{1, 64});
+  const TensorId other = builder.featureMap("other", Shape{1, 4, 4, 4});
+  builder.conv(in, conv);
+  builder.operation(OpType::Reshape, "RESHAPE", {conv}, {flat});
+  builder.conv(conv, other);
+  builder.output(flat);
+  builder.output(other);
+  const Graph lowered = lowerForTest(builder.graph, FakeAccelerator{});
+  const auto operations = describeOperations(lowered.subgraphs.front());
+  BOOST_TEST(std::count(operations.begin(), operations.end(), "Memcpy:flat") == 1);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
