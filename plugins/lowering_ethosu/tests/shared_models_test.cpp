@@ -35,6 +35,10 @@ BOOST_AUTO_TEST_CASE(no_shared_model_makes_the_lowering_fail_or_produce_an_inval
       Graph result;
       BOOST_CHECK_NO_THROW(result = lowerForTest(graph, FakeAccelerator{}));
       BOOST_TEST(verifyGraph(result).empty());
+      const PlacementCounts counts = countPlacements(result);
+      BOOST_TEST_MESSAGE(entry.path().stem().string() << " npu_ops=" << counts.npuOperations
+                                                      << " cpu_ops=" << counts.cpuOperations
+                                                      << " npu_passes=" << counts.npuPasses);
       ++lowered;
     }
   }
