@@ -407,20 +407,20 @@ bool needsGeometry(OpType type) {
 
 void readBuiltinOptions(const ReaderContext& context, const OperatorSource& source,
                         const std::vector<Tensor>& tensors, Operation& operation) {
-  const BuiltinOptions type = source.op.builtin_options_type();
-  if (type == BuiltinOptions::NONE || type != source.expectedOptions || source.op.builtin_options() == nullptr) {
-    if (needsGeometry(operation.type)) {
-      context.fail(std::string("the operator has no ") + tflite::EnumNameBuiltinOptions(source.expectedOptions),
-                   source.who, "its padding, strides and kernel size are part of those options");
-    }
-    return;
-  }
   OptionReader reader(context, source, tensors, operation);
-  const auto& op = source.op;
-  [[maybe_unused]] const bool known = readGeometryOptions(op, type, reader) ||
-                                      readArithmeticOptions(op, type, reader) || readShapeOptions(op, type, reader) ||
-                                      readTypeOptions(op, type, reader) || readRecurrentOptions(op, type, reader) ||
-                                      readOtherOptions(op, type, reader);
+  const BuiltinOptions type = source.op.builtin_options_type();
+  const bool hasOptions =
+      type != BuiltinOptions::NONE && type == source.expectedOptions && source.op.builtin_options() != nullptr;
+  if (hasOptions) {
+    const auto& op = source.op;
+    [[maybe_unused]] const bool known =
+        readGeometryOptions(op, type, reader) || readArithmeticOptions(op, type, reader) ||
+        readShapeOptions(op, type, reader) || readTypeOptions(op, type, reader) ||
+        readRecurrentOptions(op, type, reader) || readOtherOptions(op, type, reader);
+  } else if (needsGeometry(operation.type)) {
+    context.fail(std::string("the operator has no ") + tflite::EnumNameBuiltinOptions(source.expectedOptions),
+                 source.who, "its padding, strides and kernel size are part of those options");
+  }
   if (operation.type == OpType::Cast) {
     reader.castTypes();
   }
