@@ -183,12 +183,41 @@ WeightTraversal traversalOf(const Context& context, WeightRole role, const Weigh
   return chooseConvolutionTraversal(volume.kernelHeight, volume.kernelWidth, volume.ifmDepth, ifmBits);
 }
 
-/// Whether the reference multiplies IFM and weight scales in single precision (TFLite does so for
-/// uint8 IFMs and for fully connected layers).
+/// Whether the reference multiplies IFM and weight scales in single precision: TFLite does so for
+/// uint8 IFMs and for fully connected layers, where the reference goes by the type an operation was
+/// created with (a convolution it turned into a fully connected layer keeps double precision).
 bool singlePrecisionScaleProduct(const npu::Operation& op, npu::DataType ifmType) {
-  const bool fullyConnected = op.sourceType.empty() ? op.type == npu::OpType::FullyConnected
-                                                    : op.sourceType == "FULLY_CONNECTED";
+  const bool fullyConnected = op.type == npu::OpType::FullyConnected && op.sourceType != "CONV_2D";
   return ifmType == npu::DataType::UInt8 || fullyConnected;
+}
+
+/// Scales a lowering computed itself (Vela's explicit_scaling), if any.
+std::optional<std::vector<QuantisedScale>> explicitScales(const Context& context) {
+  const auto multipliers = context.op.attributes.get<std::vector<std::int64_t>>("explicit_scaling_multiplier");
+  const auto shifts = context.op.attributes.get<std::vector<std::int64_t>>("explicit_scaling_shift");
+  if (!multipliers || !shifts) {
+    return std::nullopt;
+  }
+  if (multipliers->size() != shifts->size() || multipliers->empty()) {
+    context.fail("explicit scaling has " + std::to_string(multipliers->size()) + " multipliers and " +
+                     std::to_string(shifts->size()) + " shifts",
+                 "give one shift per multiplier");
+  }
+  std::vector<QuantisedScale> scales;
+  for (std::size_t index = 0; index < multipliers->size(); ++index) {
+    scales.push_back({(*multipliers)[index], static_cast<int>((*shifts)[index])});
+  }
+  return scales;
+}
+
+/// The OFM scale the operation writes with: a forced output quantisation (LUT operations) wins.
+double outputScale(const npu::Operation& op, const npu::Tensor& ofm) {
+  if (op.attributes.getOr("forced_output_quantisation", false)) {
+    if (const auto forced = op.attributes.get<double>("forced_output_scale")) {
+      return *forced;
+    }
+  }
+  return ofm.quantisation.scaleAt(0);
 }
 
 void prepareScalesAndBiases(const Context& context, WeightStreamInput& input, const npu::Tensor& ifm,
@@ -215,25 +244,30 @@ void prepareScalesAndBiases(const Context& context, WeightStreamInput& input, co
   if (ifm.type != npu::DataType::UInt8 && ifm.type != npu::DataType::Int8 && ifm.type != npu::DataType::Int16) {
     context.fail("the IFM is " + std::string(npu::nameOf(ifm.type)), "Ethos-U weighted operations take uint8, int8 or int16 IFMs");
   }
-  const double ifmScale = ifm.quantisation.scaleAt(0);
-  const double ofmScale = ofm.quantisation.scaleAt(0);
-  std::vector<double> weightScales = weights.quantisation.scale;
-  if (weightScales.empty()) {
-    weightScales.push_back(1.0);
-  }
-  const bool singlePrecision = singlePrecisionScaleProduct(context.op, ifm.type);
-  const bool reduced = ifm.type == npu::DataType::Int16 && bias64;
-  for (const double weightScale : weightScales) {
-    // weight_compressor.py, _prepare_scale_and_bias: the scales are float32 values of the model.
-    const double product = singlePrecision
-                               ? static_cast<double>(static_cast<float>(ifmScale) * static_cast<float>(weightScale))
-                               : ifmScale * weightScale;
-    const double scale = product / ofmScale;
-    QuantisedScale quantised = reduced ? reducedQuantiseScale(scale) : quantiseScale(scale);
-    if (context.op.rounding == npu::RoundingMode::AwayZero) {
-      ++quantised.multiplier; // the "next after" value the away-from-zero rounding needs
+  if (const auto scales = explicitScales(context)) {
+    input.scales = *scales;
+  } else {
+    const double ifmScale = ifm.quantisation.scaleAt(0);
+    const double ofmScale = outputScale(context.op, ofm);
+    std::vector<double> weightScales = weights.quantisation.scale;
+    if (weightScales.empty()) {
+      weightScales.push_back(1.0);
     }
-    input.scales.push_back(quantised);
+    const bool singlePrecision = singlePrecisionScaleProduct(context.op, ifm.type);
+    const bool reduced = ifm.type == npu::DataType::Int16 && bias64;
+    for (const double weightScale : weightScales) {
+      // weight_compressor.py, _prepare_scale_and_bias: the scales are float32 values of the model.
+      const double product = singlePrecision
+                                 ? static_cast<double>(static_cast<float>(ifmScale) * static_cast<float>(weightScale))
+                                 : ifmScale * weightScale;
+      const double scale = product / ofmScale;
+      input.scales.push_back(reduced ? reducedQuantiseScale(scale) : quantiseScale(scale));
+    }
+  }
+  if (context.op.rounding == npu::RoundingMode::AwayZero) {
+    for (QuantisedScale& scale : input.scales) {
+      ++scale.multiplier; // the "next after" value the away-from-zero rounding needs
+    }
   }
 }
 
