@@ -87,12 +87,18 @@ BOOST_AUTO_TEST_CASE(scheduling_without_an_accelerator_is_an_error) {
   BOOST_TEST(contains(parseError("stages:\n  - frontend: f\n  - scheduler: s\n"), "need an `accelerator:`"));
 }
 
+BOOST_AUTO_TEST_CASE(scheduling_without_an_allocator_is_an_error) {
+  BOOST_TEST(contains(parseError("accelerator: a\nstages:\n  - frontend: f\n  - scheduler: s\n"),
+                      "needs an allocator stage"));
+}
+
 BOOST_AUTO_TEST_CASE(duplicate_keys_are_errors) {
   BOOST_TEST(contains(parseError("name: a\nname: b\nstages:\n  - frontend: f\n"), "duplicate key 'name'"));
 }
 
 BOOST_AUTO_TEST_CASE(set_overrides_reach_stages_accelerator_and_report) {
-  auto spec = npu::parsePipelineText("accelerator: { plugin: a }\nstages:\n  - frontend: f\n  - scheduler: s\n", "p.yaml");
+  auto spec = npu::parsePipelineText(
+      "accelerator: { plugin: a }\nstages:\n  - frontend: f\n  - scheduler: s\n  - allocator: x\n", "p.yaml");
   npu::applyOverride(spec, "scheduler.optimise=size");
   npu::applyOverride(spec, "accelerator.config=ethos-u55-64");
   npu::applyOverride(spec, "accelerator.arena_cache_size=1MiB");
@@ -101,7 +107,7 @@ BOOST_AUTO_TEST_CASE(set_overrides_reach_stages_accelerator_and_report) {
   BOOST_TEST(spec.accelerator->config == "ethos-u55-64");
   BOOST_TEST(spec.accelerator->options.at("arena_cache_size").first == "1MiB");
   BOOST_TEST(spec.report.formats.size() == 2U);
-  BOOST_CHECK_THROW(npu::applyOverride(spec, "allocator.x=1"), npu::Error);
+  BOOST_CHECK_THROW(npu::applyOverride(spec, "lowering.x=1"), npu::Error);
   BOOST_CHECK_THROW(npu::applyOverride(spec, "novalue"), npu::Error);
 }
 

@@ -1,0 +1,114 @@
+#include "fake_plugins.hpp"
+
+#include "npu/pipeline/compiler.hpp"
+#include "npu/report/writers.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+namespace {
+
+struct FakePipeline {
+  npu::test::FakeFrontend frontend;
+  npu::test::FakeAcceleratorPlugin acceleratorPlugin;
+  npu::test::FakeScheduler scheduler;
+  npu::test::FakeLinearAllocator allocator;
+  npu::ResolvedPipeline pipeline;
+
+  explicit FakePipeline(const std::string& fastStorage = "1MiB") {
+    pipeline.file = "fake.yaml";
+    pipeline.name = "fake";
+    npu::ResolvedAccelerator accelerator;
+    accelerator.plugin = "fake_accelerator";
+    accelerator.implementation = &acceleratorPlugin;
+    accelerator.config.variant = "fake-1";
+    accelerator.config.options = npu::resolveOptions(
+        acceleratorPlugin.options(), {{"fast_storage", {fastStorage, {}}}}, "fake accelerator");
+    pipeline.accelerator = accelerator;
+    pipeline.stages = {{npu::PluginKind::Frontend, "fake_frontend", "1", &frontend, {}},
+                       {npu::PluginKind::Scheduler, "fake_scheduler", "1", &scheduler, {}},
+                       {npu::PluginKind::Allocator, "fake_allocator", "1", &allocator, {}}};
+  }
+
+  npu::Compilation compile() const {
+    npu::SilentProgress progress;
+    return npu::compileModel(pipeline, "model.fake", progress);
+  }
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(compile_driver)
+
+BOOST_AUTO_TEST_CASE(npu_regions_are_split_by_cpu_operations_with_their_boundary_tensors) {
+  npu::Graph graph = npu::test::makeChainGraph();
+  for (auto& op : graph.subgraphs[0].operations) {
+    op.placement = op.type == npu::OpType::Custom ? npu::Placement::Cpu : npu::Placement::Npu;
+  }
+  const auto regions = npu::findNpuRegions(graph);
+  BOOST_REQUIRE_EQUAL(regions.size(), 2U);
+  BOOST_TEST(regions[0].operations == std::vector<npu::OperationId>({0}));
+  BOOST_TEST(regions[0].inputs == std::vector<npu::TensorId>({0}));  // the constant is not a boundary
+  BOOST_TEST(regions[0].outputs == std::vector<npu::TensorId>({2})); // read by the CPU operation
+  BOOST_TEST(regions[1].operations == std::vector<npu::OperationId>({2, 3}));
+  BOOST_TEST(regions[1].inputs == std::vector<npu::TensorId>({3}));
+  BOOST_TEST(regions[1].outputs == std::vector<npu::TensorId>({5})); // the subgraph output
+}
+
+BOOST_AUTO_TEST_CASE(compiling_places_schedules_allocates_and_evaluates_every_npu_operation) {
+  const FakePipeline fake;
+  const auto compilation = fake.compile();
+  BOOST_REQUIRE(compilation.report.has_value());
+  const auto& report = *compilation.report;
+  BOOST_TEST(report.npuOperations == 3);
+  BOOST_TEST(report.cpuOperations == 1);
+  BOOST_TEST(report.cpuOperationReasons.front().find("custom operators run on the CPU") != std::string::npos);
+  BOOST_REQUIRE_EQUAL(report.layers.size(), 3U);
+  // One cycle and one MAC per output element (1x8x8x16) for each of the three additions.
+  BOOST_TEST(report.total.macs == 3 * 1024);
+  BOOST_TEST(report.totalCycles() == 3 * 1024.0);
+  // Region 2 keeps b, c and d (1 KiB each) without reuse under the linear allocator.
+  BOOST_TEST(report.memoryUsed[static_cast<std::size_t>(npu::MemoryArea::Sram)] == 3 * 1024);
+  BOOST_TEST(report.inferenceSeconds() == 3 * 1024 / 1e6);
+}
+
+BOOST_AUTO_TEST_CASE(a_schedule_over_the_fast_storage_limit_is_a_compile_error_naming_the_operation) {
+  const FakePipeline fake("2KiB");
+  try {
+    (void)fake.compile();
+    BOOST_FAIL("3 KiB of live feature maps cannot fit in 2 KiB");
+  } catch (const npu::Error& error) {
+    BOOST_TEST(error.exitCode() == 1);
+    const std::string text = error.render();
+    BOOST_TEST(text.find("needs 3072 bytes") != std::string::npos);
+    BOOST_TEST(text.find("limit is 2048 bytes") != std::string::npos);
+    BOOST_TEST(text.find("operator 3 'd' (ADD) (needs 3072 bytes live)") != std::string::npos);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(reports_are_identical_for_identical_compilations) {
+  const FakePipeline fake;
+  const auto first = fake.compile();
+  const auto second = fake.compile();
+  BOOST_TEST(npu::renderJsonReport(*first.report) == npu::renderJsonReport(*second.report));
+  BOOST_TEST(npu::renderSummaryCsv(*first.report) == npu::renderSummaryCsv(*second.report));
+}
+
+BOOST_AUTO_TEST_CASE(the_summary_csv_has_vela_columns_and_python_number_formatting) {
+  const FakePipeline fake;
+  const std::string csv = npu::renderSummaryCsv(*fake.compile().report);
+  BOOST_TEST(csv.starts_with("experiment,network,accelerator_configuration,system_config,memory_mode,core_clock,"));
+  BOOST_TEST(csv.find(",cycles_total\n") != std::string::npos);
+  // core clock 1e6 as Python prints a float, arena size in KiB, inference time 3.072 ms.
+  BOOST_TEST(csv.find("default,chain,Fake_1,Fake_System,Fake_Mode,1000000.0,1024.0,") != std::string::npos);
+  BOOST_TEST(csv.find(",0.003072,") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(the_per_layer_csv_has_one_row_per_scheduled_operation) {
+  const FakePipeline fake;
+  const std::string csv = npu::renderPerLayerCsv(*fake.compile().report);
+  BOOST_TEST(csv.starts_with("TFLite_operator,NNG Operator,SRAM Usage,Peak%,Op Cycles,Network%,NPU,SRAM AC,"));
+  BOOST_TEST(std::count(csv.begin(), csv.end(), '\n') == 4);
+  BOOST_TEST(csv.find("ADD,Add,") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
