@@ -1,12 +1,100 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "report_files.hpp"
+
+#include "npu/pipeline/compiler.hpp"
+#include "npu/report/comparison.hpp"
+
+#include <tbb/global_control.h>
+
+#include <iostream>
+
+namespace po = boost::program_options;
 
 namespace npu::cli {
 
+namespace {
+
+ResolvedPipeline resolveWith(const std::string& file, const std::vector<std::string>& overrides, PluginHost& host) {
+  PipelineSpec spec = parsePipelineFile(file);
+  for (const auto& assignment : overrides) {
+    applyOverride(spec, assignment);
+  }
+  return resolvePipeline(spec, host, defaultConfigSearchPath());
+}
+
+std::string labelOf(const ResolvedPipeline& pipeline) {
+  const std::string stem = pipeline.file.stem().string();
+  return pipeline.name.empty() ? stem : stem + " (" + pipeline.name + ")";
+}
+
+NetworkReport compileForReport(const ResolvedPipeline& pipeline, const std::string& model, Progress& progress) {
+  Compilation compilation = compileModel(pipeline, model, progress);
+  if (!compilation.report) {
+    throwConfigError("pipeline has no scheduler stage, so there is nothing to compare",
+                     SourceLocation{pipeline.file.string(), 0, 0, {}});
+  }
+  return std::move(*compilation.report);
+}
+
+} // namespace
+
 int compareCommand(const std::vector<std::string>& arguments) {
-  (void)arguments;
-  throw Error(ErrorKind::Usage, "compare: not available in this build", {},
-              "the A/B comparison lands with the DP scheduler (issue 6)");
+  CommonOptions common;
+  std::vector<std::string> inputs;
+  std::string outputDir;
+  std::vector<std::string> overrides;
+  std::vector<std::string> overridesA;
+  std::vector<std::string> overridesB;
+  int threads = 0;
+  po::options_description options("compare options");
+  addCommonOptions(options, common);
+  options.add_options()("inputs", po::value(&inputs)->composing(), "PIPELINE_A PIPELINE_B MODEL...")(
+      "output,o", po::value(&outputDir), "write compare_summary.csv, <model>_layers.csv and compare.html into DIR")(
+      "set", po::value(&overrides)->composing(), "override a setting in both pipelines: key=value")(
+      "set-a", po::value(&overridesA)->composing(), "override a setting in pipeline A only")(
+      "set-b", po::value(&overridesB)->composing(), "override a setting in pipeline B only")(
+      "threads", po::value(&threads), "worker threads for the schedulers (default: all cores)");
+  po::positional_options_description positional;
+  positional.add("inputs", -1);
+  parseArguments(arguments, options, positional);
+  if (common.help) {
+    printHelp("npu-pipeline compare PIPELINE_A PIPELINE_B MODEL... [-o DIR]",
+              "Compiles every MODEL with both pipelines (e.g. the DP and the cascade scheduler on the same "
+              "accelerator and cost model) and shows network totals and per-layer figures side by side: "
+              "cycles, inference time, SRAM peak, bytes per memory, block configs, cascade/strategy membership, "
+              "with deltas and the winner. With -o, also CSV files and a self-contained HTML page with charts.",
+              options);
+    return 0;
+  }
+  if (inputs.size() < 3) {
+    usageError("compare", "expected PIPELINE_A PIPELINE_B and at least one MODEL");
+  }
+  if (threads < 0) {
+    usageError("compare", "--threads must be positive");
+  }
+  overridesA.insert(overridesA.begin(), overrides.begin(), overrides.end());
+  overridesB.insert(overridesB.begin(), overrides.begin(), overrides.end());
+  PluginHost host = loadPlugins(common);
+  const ResolvedPipeline pipelineA = resolveWith(inputs[0], overridesA, host);
+  const ResolvedPipeline pipelineB = resolveWith(inputs[1], overridesB, host);
+  const auto parallelism = threads > 0 ? static_cast<std::size_t>(threads)
+                                       : tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
+  const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, parallelism);
+  TerminalProgress progress;
+  Comparison comparison{labelOf(pipelineA), labelOf(pipelineB), {}};
+  for (std::size_t i = 2; i < inputs.size(); ++i) {
+    ComparedModel compared;
+    compared.a = compileForReport(pipelineA, inputs[i], progress);
+    compared.b = compileForReport(pipelineB, inputs[i], progress);
+    compared.model = compared.a.network;
+    comparison.models.push_back(std::move(compared));
+  }
+  if (!outputDir.empty()) {
+    writeComparisonFiles(comparison, outputDir);
+  }
+  std::cout << renderComparisonText(comparison);
+  return 0;
 }
 
 } // namespace npu::cli

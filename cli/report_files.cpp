@@ -1,6 +1,7 @@
 #include "report_files.hpp"
 
 #include "npu/core/diagnostics.hpp"
+#include "npu/report/comparison.hpp"
 #include "npu/report/writers.hpp"
 
 #include <algorithm>
@@ -22,26 +23,9 @@ void removeAll(const std::vector<std::filesystem::path>& files) {
   }
 }
 
-} // namespace
-
-std::vector<std::filesystem::path> writeReportFiles(const NetworkReport& report,
-                                                    const std::vector<ReportFormat>& formats,
-                                                    const std::filesystem::path& directory) {
-  const auto wants = [&](ReportFormat format) {
-    return std::find(formats.begin(), formats.end(), format) != formats.end();
-  };
-  std::vector<PendingFile> pending;
-  const std::string base = report.network;
-  if (wants(ReportFormat::Text)) {
-    pending.push_back({directory / (base + ".txt"), renderTextReport(report)});
-  }
-  if (wants(ReportFormat::Csv)) {
-    pending.push_back({directory / (base + "_summary_" + report.memory.systemName + ".csv"), renderSummaryCsv(report)});
-    pending.push_back({directory / (base + "_per-layer.csv"), renderPerLayerCsv(report)});
-  }
-  if (wants(ReportFormat::Json)) {
-    pending.push_back({directory / (base + ".json"), renderJsonReport(report)});
-  }
+/// Writes every file under a temporary name, then renames them all; on failure removes everything.
+std::vector<std::filesystem::path> commitFiles(const std::vector<PendingFile>& pending,
+                                               const std::filesystem::path& directory) {
   std::error_code error;
   std::filesystem::create_directories(directory, error);
   if (error) {
@@ -73,6 +57,43 @@ std::vector<std::filesystem::path> writeReportFiles(const NetworkReport& report,
     written.push_back(pending[i].path);
   }
   return written;
+}
+
+} // namespace
+
+std::vector<std::filesystem::path> writeComparisonFiles(const Comparison& comparison,
+                                                        const std::filesystem::path& directory) {
+  std::vector<PendingFile> pending;
+  pending.push_back({directory / "compare_summary.csv", renderComparisonSummaryCsv(comparison)});
+  for (const auto& model : comparison.models) {
+    pending.push_back({directory / (model.model + "_layers.csv"), renderComparisonLayersCsv(comparison, model)});
+  }
+  pending.push_back({directory / "compare.html", renderComparisonHtml(comparison)});
+  return commitFiles(pending, directory);
+}
+
+std::vector<std::filesystem::path> writeReportFiles(const NetworkReport& report,
+                                                    const std::vector<ReportFormat>& formats,
+                                                    const std::filesystem::path& directory) {
+  const auto wants = [&](ReportFormat format) {
+    return std::find(formats.begin(), formats.end(), format) != formats.end();
+  };
+  std::vector<PendingFile> pending;
+  const std::string base = report.network;
+  if (wants(ReportFormat::Text)) {
+    pending.push_back({directory / (base + ".txt"), renderTextReport(report)});
+  }
+  if (wants(ReportFormat::Csv)) {
+    pending.push_back({directory / (base + "_summary_" + report.memory.systemName + ".csv"), renderSummaryCsv(report)});
+    pending.push_back({directory / (base + "_per-layer.csv"), renderPerLayerCsv(report)});
+  }
+  if (wants(ReportFormat::Json)) {
+    pending.push_back({directory / (base + ".json"), renderJsonReport(report)});
+  }
+  if (wants(ReportFormat::Html)) {
+    pending.push_back({directory / (base + ".html"), renderHtmlReport(report)});
+  }
+  return commitFiles(pending, directory);
 }
 
 } // namespace npu::cli

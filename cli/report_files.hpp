@@ -1,6 +1,7 @@
 #pragma once
 
 #include "npu/pipeline/pipeline.hpp"
+#include "npu/report/comparison.hpp"
 #include "npu/report/report.hpp"
 
 #include <filesystem>
@@ -15,5 +16,9 @@ namespace npu::cli {
 std::vector<std::filesystem::path> writeReportFiles(const NetworkReport& report,
                                                     const std::vector<ReportFormat>& formats,
                                                     const std::filesystem::path& directory);
+
+/// Writes compare_summary.csv, <model>_layers.csv per model and compare.html, all or nothing.
+std::vector<std::filesystem::path> writeComparisonFiles(const Comparison& comparison,
+                                                        const std::filesystem::path& directory);
 
 } // namespace npu::cli

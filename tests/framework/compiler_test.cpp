@@ -1,6 +1,7 @@
 #include "fake_plugins.hpp"
 
 #include "npu/pipeline/compiler.hpp"
+#include "npu/report/comparison.hpp"
 #include "npu/report/writers.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -109,6 +110,38 @@ BOOST_AUTO_TEST_CASE(the_per_layer_csv_has_one_row_per_scheduled_operation) {
   BOOST_TEST(csv.starts_with("TFLite_operator,NNG Operator,SRAM Usage,Peak%,Op Cycles,Network%,NPU,SRAM AC,"));
   BOOST_TEST(std::count(csv.begin(), csv.end(), '\n') == 4);
   BOOST_TEST(csv.find("ADD,Add,") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_comparison_pairs_layers_and_names_the_winner_per_figure) {
+  const FakePipeline fake;
+  npu::ComparedModel model{"chain", *fake.compile().report, *fake.compile().report};
+  // Make B slower on its second layer only.
+  model.b.layers[1].performance.cycles[static_cast<std::size_t>(npu::CycleComponent::Total)] += 100.0;
+  model.b.total.cycles[static_cast<std::size_t>(npu::CycleComponent::Total)] += 100.0;
+  const npu::Comparison comparison{"A.yaml", "B.yaml", {model}};
+  const auto pairs = npu::pairLayers(model);
+  BOOST_REQUIRE_EQUAL(pairs.size(), 3U);
+  BOOST_TEST((pairs[1].a == 1U && pairs[1].b == 1U));
+  BOOST_TEST(npu::winner(1.0, 2.0) == "A");
+  BOOST_TEST(npu::winner(2.0, 2.0) == "tie");
+  const std::string text = npu::renderComparisonText(comparison);
+  BOOST_TEST(text.find("faster (total cycles): A on 1, B on 0 of 1 models") != std::string::npos);
+  const std::string csv = npu::renderComparisonSummaryCsv(comparison);
+  BOOST_TEST(csv.find("chain,3072.0,3172.0,") != std::string::npos);
+  const std::string layers = npu::renderComparisonLayersCsv(comparison, model);
+  BOOST_TEST(std::count(layers.begin(), layers.end(), '\n') == 4);
+}
+
+BOOST_AUTO_TEST_CASE(html_pages_are_self_contained_with_both_charts) {
+  const FakePipeline fake;
+  const auto report = *fake.compile().report;
+  const npu::Comparison comparison{"A", "B", {{"chain", report, report}}};
+  const std::string page = npu::renderComparisonHtml(comparison);
+  BOOST_TEST(page.find("cycles per layer") != std::string::npos);
+  BOOST_TEST(page.find("SRAM in use over time") != std::string::npos);
+  BOOST_TEST(page.find("<script") == std::string::npos);
+  BOOST_TEST(page.find("src=") == std::string::npos);
+  BOOST_TEST(npu::renderHtmlReport(report).find("<polyline") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
