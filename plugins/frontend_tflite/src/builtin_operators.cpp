@@ -399,7 +399,9 @@ std::string_view builtinOperatorName(std::int32_t code) {
   return tflite::EnumNameBuiltinOperator(static_cast<tflite::BuiltinOperator>(code));
 }
 
-OpType opTypeOfBuiltin(std::int32_t code) { return detail::builtinOperatorEntry(code).type; }
+OpType opTypeOfBuiltin(std::int32_t code) {
+  return detail::builtinOperatorEntry(code).type;
+}
 
 std::string sourceTypeName(std::int32_t code, std::string_view customCode) {
   if (code == kCustomOperatorCode) {

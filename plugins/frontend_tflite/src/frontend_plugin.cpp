@@ -9,7 +9,8 @@ class TfliteFrontendPlugin final : public npu::FrontendPlugin {
 public:
   [[nodiscard]] std::vector<std::string> fileExtensions() const override { return {".tflite"}; }
 
-  [[nodiscard]] npu::Graph read(const std::filesystem::path& file, const npu::OptionValues& /*options*/) const override {
+  [[nodiscard]] npu::Graph read(const std::filesystem::path& file,
+                                const npu::OptionValues& /*options*/) const override {
     return npu::tflite_frontend::readModelFile(file);
   }
 };

@@ -81,7 +81,8 @@ std::vector<OperatorCode> readOperatorCodes(const ReaderContext& context) {
     const tflite::OperatorCode& code = *source->Get(i);
     OperatorCode read;
     // Codes below 127 may sit in either field; TFLite's GetBuiltinCode takes the larger.
-    read.builtin = std::max<std::int32_t>(code.deprecated_builtin_code(), static_cast<std::int32_t>(code.builtin_code()));
+    read.builtin =
+        std::max<std::int32_t>(code.deprecated_builtin_code(), static_cast<std::int32_t>(code.builtin_code()));
     if (read.builtin < 0) {
       context.fail("operator code " + std::to_string(i) + " has the invalid builtin code " +
                    std::to_string(read.builtin));
@@ -145,8 +146,7 @@ Operation readOperator(ReaderContext& context, const std::vector<OperatorCode>& 
   operation.sourceIndex = static_cast<std::int32_t>(index);
   operation.inputs = readTensorIndices(context, source.inputs(), tensorCount, true, "input", who);
   operation.outputs = readTensorIndices(context, source.outputs(), tensorCount, false, "output", who);
-  operation.intermediates =
-      readTensorIndices(context, source.intermediates(), tensorCount, true, "intermediate", who);
+  operation.intermediates = readTensorIndices(context, source.intermediates(), tensorCount, true, "intermediate", who);
   // Vela names an operation after its first output tensor; reports and parity checks match on it.
   operation.name = operation.outputs.empty() ? code.sourceType + "_" + std::to_string(index)
                                              : subgraph.tensor(operation.outputs.front()).name;
@@ -165,7 +165,7 @@ Subgraph readSubgraph(ReaderContext& context, const std::vector<OperatorCode>& c
   const tflite::SubGraph& source = *context.model().subgraphs()->Get(static_cast<flatbuffers::uoffset_t>(index));
   Subgraph subgraph;
   subgraph.name = source.name() != nullptr && source.name()->size() > 0 ? source.name()->str()
-                                                                          : "subgraph_" + std::to_string(index);
+                                                                        : "subgraph_" + std::to_string(index);
   if (source.tensors() != nullptr) {
     subgraph.tensors.reserve(source.tensors()->size());
     for (flatbuffers::uoffset_t i = 0; i < source.tensors()->size(); ++i) {
@@ -175,8 +175,7 @@ Subgraph readSubgraph(ReaderContext& context, const std::vector<OperatorCode>& c
   const std::string who = "subgraph " + std::to_string(index) + " '" + subgraph.name + "'";
   const std::size_t tensorCount = subgraph.tensors.size();
   subgraph.inputs = withoutDuplicates(readTensorIndices(context, source.inputs(), tensorCount, false, "input", who));
-  subgraph.outputs =
-      withoutDuplicates(readTensorIndices(context, source.outputs(), tensorCount, false, "output", who));
+  subgraph.outputs = withoutDuplicates(readTensorIndices(context, source.outputs(), tensorCount, false, "output", who));
   if (source.operators() != nullptr) {
     subgraph.operations.reserve(source.operators()->size());
     for (flatbuffers::uoffset_t i = 0; i < source.operators()->size(); ++i) {
@@ -194,8 +193,8 @@ void checkSideTables(const ReaderContext& context, const Graph& graph) {
       const tflite::SignatureDef& signature = *model.signature_defs()->Get(i);
       const std::string who = "signature " + std::to_string(i);
       if (signature.subgraph_index() >= graph.subgraphs.size()) {
-        context.fail("subgraph index " + std::to_string(signature.subgraph_index()) + " is out of range (the model has " +
-                         std::to_string(graph.subgraphs.size()) + " subgraphs)",
+        context.fail("subgraph index " + std::to_string(signature.subgraph_index()) +
+                         " is out of range (the model has " + std::to_string(graph.subgraphs.size()) + " subgraphs)",
                      who);
       }
       const std::size_t tensorCount = graph.subgraphs[signature.subgraph_index()].tensors.size();

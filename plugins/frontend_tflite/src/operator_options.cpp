@@ -405,18 +405,18 @@ bool needsGeometry(OpType type) {
 
 } // namespace
 
-void readBuiltinOptions(const ReaderContext& context, const OperatorSource& source,
-                        const std::vector<Tensor>& tensors, Operation& operation) {
+void readBuiltinOptions(const ReaderContext& context, const OperatorSource& source, const std::vector<Tensor>& tensors,
+                        Operation& operation) {
   OptionReader reader(context, source, tensors, operation);
   const BuiltinOptions type = source.op.builtin_options_type();
   const bool hasOptions =
       type != BuiltinOptions::NONE && type == source.expectedOptions && source.op.builtin_options() != nullptr;
   if (hasOptions) {
     const auto& op = source.op;
-    [[maybe_unused]] const bool known =
-        readGeometryOptions(op, type, reader) || readArithmeticOptions(op, type, reader) ||
-        readShapeOptions(op, type, reader) || readTypeOptions(op, type, reader) ||
-        readRecurrentOptions(op, type, reader) || readOtherOptions(op, type, reader);
+    [[maybe_unused]] const bool known = readGeometryOptions(op, type, reader) ||
+                                        readArithmeticOptions(op, type, reader) || readShapeOptions(op, type, reader) ||
+                                        readTypeOptions(op, type, reader) || readRecurrentOptions(op, type, reader) ||
+                                        readOtherOptions(op, type, reader);
   } else if (needsGeometry(operation.type)) {
     context.fail(std::string("the operator has no ") + tflite::EnumNameBuiltinOptions(source.expectedOptions),
                  source.who, "its padding, strides and kernel size are part of those options");
@@ -433,8 +433,8 @@ void readCustomOptions(const ReaderContext& context, const OperatorSource& sourc
   if (source.op.custom_options() != nullptr) {
     bytes = std::span<const std::uint8_t>(source.op.custom_options()->data(), source.op.custom_options()->size());
   } else if (source.op.large_custom_options_offset() > 1) {
-    bytes = context.fileRange(source.op.large_custom_options_offset(), source.op.large_custom_options_size(),
-                              source.who);
+    bytes =
+        context.fileRange(source.op.large_custom_options_offset(), source.op.large_custom_options_size(), source.who);
   }
   operation.attributes.set("custom_options", std::vector<std::int64_t>(bytes.begin(), bytes.end()));
 }

@@ -21,8 +21,8 @@ struct OperatorSource {
 /// Fills kernel, padding, activation and attributes of `operation` (whose type, inputs and outputs are
 /// set) from the operator's builtin options; see model_reader.hpp for the conventions. `tensors` are the
 /// subgraph's tensors. Convolutions and pooling without their options are Model errors.
-void readBuiltinOptions(const ReaderContext& context, const OperatorSource& source,
-                        const std::vector<Tensor>& tensors, Operation& operation);
+void readBuiltinOptions(const ReaderContext& context, const OperatorSource& source, const std::vector<Tensor>& tensors,
+                        Operation& operation);
 
 /// Sets "custom_code" and "custom_options" of a custom operator.
 void readCustomOptions(const ReaderContext& context, const OperatorSource& source, const std::string& customCode,

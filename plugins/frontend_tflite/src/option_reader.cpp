@@ -116,7 +116,9 @@ void OptionReader::castTypes() {
   }
 }
 
-void OptionReader::fail(const std::string& message) const { context_.fail(message, source_.who); }
+void OptionReader::fail(const std::string& message) const {
+  context_.fail(message, source_.who);
+}
 
 const Tensor& OptionReader::requiredInput(std::size_t index, const char* role) const {
   const TensorId id = operation_.input(index);
@@ -128,8 +130,7 @@ const Tensor& OptionReader::requiredInput(std::size_t index, const char* role) c
 
 void OptionReader::setKernel(const Kernel& kernel) {
   if (kernel.width < 1 || kernel.height < 1) {
-    fail("the kernel size " + std::to_string(kernel.width) + "x" + std::to_string(kernel.height) +
-         " is not positive");
+    fail("the kernel size " + std::to_string(kernel.width) + "x" + std::to_string(kernel.height) + " is not positive");
   }
   if (kernel.strideX < 1 || kernel.strideY < 1) {
     fail("the strides (" + std::to_string(kernel.strideX) + ", " + std::to_string(kernel.strideY) +

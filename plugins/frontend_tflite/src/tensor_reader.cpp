@@ -1,7 +1,7 @@
 #include "tensor_reader.hpp"
 
 #include <cmath>
-#include <limits>
+#include <sstream>
 
 namespace npu::tflite_frontend::detail {
 
@@ -47,8 +47,9 @@ Quantisation readQuantisation(const ReaderContext& context, const tflite::Quanti
   if (parameters->scale() != nullptr) {
     for (const float scale : *parameters->scale()) {
       if (!std::isfinite(scale) || scale < 0.0F) {
-        context.fail("the quantisation scale " + std::to_string(scale) + " is not a finite, non-negative number",
-                     who);
+        std::ostringstream text;
+        text << "the quantisation scale " << scale << " is not a finite, non-negative number";
+        context.fail(text.str(), who);
       }
       quantisation.scale.push_back(static_cast<double>(scale));
     }
@@ -63,8 +64,8 @@ Quantisation readQuantisation(const ReaderContext& context, const tflite::Quanti
   const std::size_t scales = quantisation.scale.size();
   const std::size_t zeroPoints = quantisation.zeroPoint.size();
   if (zeroPoints > 1 && zeroPoints != scales) {
-    context.fail("the quantisation has " + std::to_string(zeroPoints) + " zero points but " +
-                     std::to_string(scales) + " scales",
+    context.fail("the quantisation has " + std::to_string(zeroPoints) + " zero points but " + std::to_string(scales) +
+                     " scales",
                  who, "per-axis quantisation needs one zero point per scale (or a single one)");
   }
   if (scales > 1) {
@@ -166,6 +167,10 @@ Tensor readTensor(ReaderContext& context, const tflite::Tensor& source, std::siz
                  who);
   }
   tensor.data = context.buffer(bufferIndex, who);
+  if (tensor.data != nullptr && source.sparsity() != nullptr) {
+    context.fail("the tensor's data is stored sparse, which is not supported", who,
+                 "convert the model without sparsity (dense constant tensors)");
+  }
   if (tensor.data != nullptr) {
     if (bytesOf(tensor.type) > 0 && static_cast<std::int64_t>(tensor.data->size()) != expectedDataBytes(tensor)) {
       context.fail("buffer " + std::to_string(bufferIndex) + " holds " + std::to_string(tensor.data->size()) +

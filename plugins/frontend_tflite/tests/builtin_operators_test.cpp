@@ -9,7 +9,9 @@ using namespace npu::tflite_frontend;
 using npu::OpType;
 using tflite::BuiltinOperator;
 
-std::int32_t code(BuiltinOperator op) { return static_cast<std::int32_t>(op); }
+std::int32_t code(BuiltinOperator op) {
+  return static_cast<std::int32_t>(op);
+}
 
 } // namespace
 
@@ -46,7 +48,9 @@ BOOST_AUTO_TEST_CASE(every_code_up_to_the_newest_has_its_tflite_name) {
   BOOST_TEST(builtinOperatorName(162) == "STABLEHLO_LOGISTIC");
   BOOST_TEST(builtinOperatorName(209) == "STABLEHLO_CASE");
   for (std::int32_t value = 0; value <= 209; ++value) {
-    BOOST_TEST_CONTEXT("code " << value) { BOOST_TEST(!builtinOperatorName(value).empty()); }
+    BOOST_TEST_CONTEXT("code " << value) {
+      BOOST_TEST(!builtinOperatorName(value).empty());
+    }
   }
   BOOST_TEST(builtinOperatorName(210).empty());
   BOOST_TEST(builtinOperatorName(-1).empty());
@@ -55,7 +59,9 @@ BOOST_AUTO_TEST_CASE(every_code_up_to_the_newest_has_its_tflite_name) {
 BOOST_AUTO_TEST_CASE(every_builtin_below_the_stablehlo_range_has_an_operation_type) {
   for (std::int32_t value = 0; value <= code(BuiltinOperator::RIGHT_SHIFT); ++value) {
     if (value != code(BuiltinOperator::PLACEHOLDER_FOR_GREATER_OP_CODES)) {
-      BOOST_TEST_CONTEXT(builtinOperatorName(value)) { BOOST_TEST((opTypeOfBuiltin(value) != OpType::Unknown)); }
+      BOOST_TEST_CONTEXT(builtinOperatorName(value)) {
+        BOOST_TEST((opTypeOfBuiltin(value) != OpType::Unknown));
+      }
     }
   }
 }
@@ -75,10 +81,17 @@ BOOST_AUTO_TEST_CASE(the_operator_code_is_the_larger_of_the_deprecated_and_the_e
   const std::int32_t x = builder.addTensor(main, TensorSpec{"x", {1, 4}, tflite::TensorType::INT8, {}, 0, false});
   const std::int32_t y = builder.addTensor(main, TensorSpec{"y", {1, 4}, tflite::TensorType::INT8, {}, 0, false});
   const std::int32_t z = builder.addTensor(main, TensorSpec{"z", {1, 4}, tflite::TensorType::INT8, {}, 0, false});
-  builder.addOperator(main, OperatorSpec{builder.addLegacyOperatorCode(BuiltinOperator::TANH), {x}, {y}, {},
-                                         tflite::BuiltinOptions::NONE, {}, {}});
-  builder.addOperator(main, OperatorSpec{builder.addOperatorCode(BuiltinOperator::GELU), {y}, {z}, {},
-                                         tflite::BuiltinOptions::GeluOptions, tflite::CreateGeluOptions(fbb).Union(), {}});
+  builder.addOperator(
+      main,
+      OperatorSpec{
+          builder.addLegacyOperatorCode(BuiltinOperator::TANH), {x}, {y}, {}, tflite::BuiltinOptions::NONE, {}, {}});
+  builder.addOperator(main, OperatorSpec{builder.addOperatorCode(BuiltinOperator::GELU),
+                                         {y},
+                                         {z},
+                                         {},
+                                         tflite::BuiltinOptions::GeluOptions,
+                                         tflite::CreateGeluOptions(fbb).Union(),
+                                         {}});
   const npu::Graph graph = read(builder.finish(""));
   BOOST_TEST(graph.subgraphs[0].operations[0].sourceType == "TANH");
   BOOST_TEST(graph.subgraphs[0].operations[1].sourceType == "GELU"); // deprecated field holds 127

@@ -15,14 +15,14 @@ using namespace npu::tflite_frontend::test;
 
 const npu::FrontendPlugin& loadedFrontend(npu::PluginHost& host) {
   const auto library = npu::test::buildDir() / "lib" / "npu-pipeline" / "plugins" / "npu_frontend_tflite.so";
-  BOOST_TEST_REQUIRE(host.loadFile(library), "the plugin was refused: "
-                                                 << (host.refused().empty() ? "" : host.refused().front().reason));
+  BOOST_TEST_REQUIRE(host.loadFile(library),
+                     "the plugin was refused: " << (host.refused().empty() ? "" : host.refused().front().reason));
   return host.require<npu::FrontendPlugin>(npu::PluginKind::Frontend, "frontend_tflite", {});
 }
 
 void writeBytes(const std::filesystem::path& file, const Bytes& bytes) {
-  std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                              static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(file, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
 } // namespace

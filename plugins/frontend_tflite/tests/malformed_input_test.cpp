@@ -42,11 +42,18 @@ std::optional<Bytes> sharedHelloWorld() {
 Bytes addModel(std::vector<std::int32_t> inputs) {
   TfliteModelBuilder builder;
   const std::uint32_t main = builder.addSubgraph("main");
-  const std::int32_t a = builder.addTensor(main, TensorSpec{"a", {1, 4}, TensorType::INT8, quantised(0.5F, 0), 0, false});
+  const std::int32_t a =
+      builder.addTensor(main, TensorSpec{"a", {1, 4}, TensorType::INT8, quantised(0.5F, 0), 0, false});
   builder.addTensor(main, TensorSpec{"b", {1, 4}, TensorType::INT8, quantised(0.5F, 0), 0, false});
-  const std::int32_t sum = builder.addTensor(main, TensorSpec{"sum", {1, 4}, TensorType::INT8, quantised(1.0F, 0), 0, false});
-  builder.addOperator(main, OperatorSpec{builder.addOperatorCode(BuiltinOperator::ADD), std::move(inputs), {sum}, {},
-                                         tflite::BuiltinOptions::NONE, {}, {}});
+  const std::int32_t sum =
+      builder.addTensor(main, TensorSpec{"sum", {1, 4}, TensorType::INT8, quantised(1.0F, 0), 0, false});
+  builder.addOperator(main, OperatorSpec{builder.addOperatorCode(BuiltinOperator::ADD),
+                                         std::move(inputs),
+                                         {sum},
+                                         {},
+                                         tflite::BuiltinOptions::NONE,
+                                         {},
+                                         {}});
   builder.setInputs(main, {a});
   builder.setOutputs(main, {sum});
   return builder.finish("");
@@ -187,11 +194,30 @@ BOOST_AUTO_TEST_CASE(an_unknown_tensor_type_is_a_model_error) {
   BOOST_TEST(contains(readError(builder.finish("")), "unknown tensor type 77"));
 }
 
+BOOST_AUTO_TEST_CASE(sparse_constants_are_refused_with_a_hint) {
+  TfliteModelBuilder builder;
+  const std::uint32_t main = builder.addSubgraph("main");
+  builder.addTensor(
+      main, TensorSpec{"w", {2, 2}, TensorType::INT8, std::nullopt, addCountingBuffer(builder, 4), false, true});
+  const npu::Error error = readError(builder.finish(""));
+  BOOST_TEST(contains(error, "stored sparse"));
+  BOOST_TEST(!error.hint().empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_negative_or_non_finite_scale_is_a_model_error) {
+  TfliteModelBuilder builder;
+  const std::uint32_t main = builder.addSubgraph("main");
+  builder.addTensor(main, TensorSpec{"x", {4}, TensorType::INT8, quantised(-2.5e-6F, 0), 0, false});
+  BOOST_TEST(contains(readError(builder.finish("")), "scale -2.5e-06 is not a finite, non-negative number"));
+}
+
 BOOST_AUTO_TEST_CASE(per_axis_scales_that_do_not_match_the_dimension_are_a_model_error) {
   TfliteModelBuilder builder;
   const std::uint32_t main = builder.addSubgraph("main");
-  builder.addTensor(main, TensorSpec{"w", {2, 3, 3, 4}, TensorType::INT8,
-                                     QuantisationSpec{{0.1F, 0.2F, 0.3F}, {0, 0, 0}, 0, {}, {}}, 0, false});
+  builder.addTensor(
+      main,
+      TensorSpec{
+          "w", {2, 3, 3, 4}, TensorType::INT8, QuantisationSpec{{0.1F, 0.2F, 0.3F}, {0, 0, 0}, 0, {}, {}}, 0, false});
   BOOST_TEST(contains(readError(builder.finish("")), "3 scales for dimension 0 of size 2"));
 }
 
@@ -224,10 +250,10 @@ BOOST_AUTO_TEST_CASE(a_zero_stride_is_a_model_error) {
 
 BOOST_AUTO_TEST_CASE(an_unknown_fused_activation_is_a_model_error) {
   const npu::Error error = readError(convolutionModel(3, 3, [](auto& fbb) {
-    return OptionsTable{tflite::BuiltinOptions::Conv2DOptions,
-                        tflite::CreateConv2DOptions(fbb, tflite::Padding::SAME, 1, 1,
-                                                    static_cast<tflite::ActivationFunctionType>(9))
-                            .Union()};
+    return OptionsTable{
+        tflite::BuiltinOptions::Conv2DOptions,
+        tflite::CreateConv2DOptions(fbb, tflite::Padding::SAME, 1, 1, static_cast<tflite::ActivationFunctionType>(9))
+            .Union()};
   }));
   BOOST_TEST(contains(error, "fused_activation_function has the unknown value 9"));
 }

@@ -25,14 +25,24 @@ Bytes twoSubgraphModel() {
   const std::uint32_t body = builder.addSubgraph("");
   const std::int32_t in = builder.addTensor(main, int8Tensor("in", {1, 4}));
   const std::int32_t out = builder.addTensor(main, int8Tensor("out", {1, 4}));
-  builder.addOperator(main, OperatorSpec{builder.addOperatorCode(BuiltinOperator::CALL), {in}, {out}, {},
-                                         BuiltinOptions::CallOptions, tflite::CreateCallOptions(fbb, 1).Union(), {}});
+  builder.addOperator(main, OperatorSpec{builder.addOperatorCode(BuiltinOperator::CALL),
+                                         {in},
+                                         {out},
+                                         {},
+                                         BuiltinOptions::CallOptions,
+                                         tflite::CreateCallOptions(fbb, 1).Union(),
+                                         {}});
   builder.setInputs(main, {in});
   builder.setOutputs(main, {out});
   const std::int32_t x = builder.addTensor(body, int8Tensor("x", {1, 4}));
   const std::int32_t y = builder.addTensor(body, int8Tensor("y", {1, 4}));
-  builder.addOperator(body, OperatorSpec{builder.addOperatorCode(BuiltinOperator::ADD), {x, x}, {y}, {},
-                                         BuiltinOptions::AddOptions, tflite::CreateAddOptions(fbb).Union(), {}});
+  builder.addOperator(body, OperatorSpec{builder.addOperatorCode(BuiltinOperator::ADD),
+                                         {x, x},
+                                         {y},
+                                         {},
+                                         BuiltinOptions::AddOptions,
+                                         tflite::CreateAddOptions(fbb).Union(),
+                                         {}});
   builder.setInputs(body, {x});
   builder.setOutputs(body, {y});
   return builder.finish("two subgraphs");
@@ -68,8 +78,8 @@ BOOST_AUTO_TEST_CASE(a_model_file_is_read_from_disk) {
   const npu::test::TemporaryDirectory directory;
   const auto file = directory.path() / "small.tflite";
   const Bytes& bytes = smallGeneratedModel();
-  std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                              static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(file, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   const npu::Graph graph = npu::tflite_frontend::readModelFile(file);
   BOOST_TEST(graph.name == "small");
   BOOST_TEST(graph.subgraphs[0].operations.size() == read(bytes).subgraphs[0].operations.size());
@@ -80,13 +90,16 @@ BOOST_AUTO_TEST_CASE(custom_operators_keep_their_code_and_options) {
   const std::uint32_t main = builder.addSubgraph("main");
   const std::int32_t in = builder.addTensor(main, int8Tensor("in", {1, 4}));
   const std::int32_t out = builder.addTensor(main, int8Tensor("out", {1, 4}));
-  builder.addOperator(main, OperatorSpec{builder.addCustomOperatorCode("ethos-u"), {in}, {out}, {},
-                                         BuiltinOptions::NONE, {}, {0x01, 0x04, 0x01}});
+  builder.addOperator(
+      main,
+      OperatorSpec{
+          builder.addCustomOperatorCode("ethos-u"), {in}, {out}, {}, BuiltinOptions::NONE, {}, {0x01, 0x04, 0x01}});
   const npu::Operation op = read(builder.finish("")).subgraphs[0].operations[0];
   BOOST_TEST((op.type == npu::OpType::Custom));
   BOOST_TEST(op.sourceType == "CUSTOM:ethos-u");
   BOOST_TEST(op.attributes.getOr<std::string>("custom_code", "") == "ethos-u");
-  BOOST_TEST(op.attributes.getOr<std::vector<std::int64_t>>("custom_options", {}) == (std::vector<std::int64_t>{1, 4, 1}),
+  BOOST_TEST(op.attributes.getOr<std::vector<std::int64_t>>("custom_options", {}) ==
+                 (std::vector<std::int64_t>{1, 4, 1}),
              boost::test_tools::per_element());
 }
 
@@ -95,8 +108,10 @@ BOOST_AUTO_TEST_CASE(builtins_without_an_ir_type_are_unknown_but_keep_their_tfli
   const std::uint32_t main = builder.addSubgraph("main");
   const std::int32_t in = builder.addTensor(main, int8Tensor("in", {1, 4}));
   const std::int32_t out = builder.addTensor(main, int8Tensor("out", {1, 4}));
-  builder.addOperator(main, OperatorSpec{builder.addOperatorCode(BuiltinOperator::STABLEHLO_ABS), {in}, {out}, {},
-                                         BuiltinOptions::NONE, {}, {}});
+  builder.addOperator(
+      main,
+      OperatorSpec{
+          builder.addOperatorCode(BuiltinOperator::STABLEHLO_ABS), {in}, {out}, {}, BuiltinOptions::NONE, {}, {}});
   const npu::Operation op = read(builder.finish("")).subgraphs[0].operations[0];
   BOOST_TEST((op.type == npu::OpType::Unknown));
   BOOST_TEST(op.sourceType == "STABLEHLO_ABS");
@@ -106,12 +121,17 @@ BOOST_AUTO_TEST_CASE(omitted_optional_inputs_become_no_tensor_and_intermediates_
   TfliteModelBuilder builder;
   const std::uint32_t main = builder.addSubgraph("main");
   const std::int32_t in = builder.addTensor(main, int8Tensor("in", {1, 16}));
-  const std::int32_t weights =
-      builder.addTensor(main, TensorSpec{"w", {4, 16}, TensorType::INT8, quantised(0.1F, 0), addCountingBuffer(builder, 64), false});
+  const std::int32_t weights = builder.addTensor(
+      main, TensorSpec{"w", {4, 16}, TensorType::INT8, quantised(0.1F, 0), addCountingBuffer(builder, 64), false});
   const std::int32_t scratch = builder.addTensor(main, int8Tensor("scratch", {1, 4}));
   const std::int32_t out = builder.addTensor(main, int8Tensor("out", {1, 4}));
-  builder.addOperator(main, OperatorSpec{builder.addOperatorCode(BuiltinOperator::FULLY_CONNECTED), {in, weights, -1},
-                                         {out}, {scratch}, BuiltinOptions::NONE, {}, {}});
+  builder.addOperator(main, OperatorSpec{builder.addOperatorCode(BuiltinOperator::FULLY_CONNECTED),
+                                         {in, weights, -1},
+                                         {out},
+                                         {scratch},
+                                         BuiltinOptions::NONE,
+                                         {},
+                                         {}});
   const npu::Operation op = read(builder.finish("")).subgraphs[0].operations[0];
   BOOST_TEST((op.inputs == std::vector<npu::TensorId>{in, weights, npu::kNoTensor}));
   BOOST_TEST(op.bias() == npu::kNoTensor);
@@ -123,8 +143,13 @@ BOOST_AUTO_TEST_CASE(an_operator_without_outputs_is_named_after_its_type_and_ind
   const std::uint32_t main = builder.addSubgraph("main");
   const std::int32_t handle = builder.addTensor(main, TensorSpec{"handle", {}, TensorType::RESOURCE, {}, 0, false});
   const std::int32_t value = builder.addTensor(main, int8Tensor("value", {4}));
-  builder.addOperator(main, OperatorSpec{builder.addOperatorCode(BuiltinOperator::ASSIGN_VARIABLE), {handle, value}, {},
-                                         {}, BuiltinOptions::NONE, {}, {}});
+  builder.addOperator(main, OperatorSpec{builder.addOperatorCode(BuiltinOperator::ASSIGN_VARIABLE),
+                                         {handle, value},
+                                         {},
+                                         {},
+                                         BuiltinOptions::NONE,
+                                         {},
+                                         {}});
   const npu::Operation op = read(builder.finish("")).subgraphs[0].operations[0];
   BOOST_TEST(op.name == "ASSIGN_VARIABLE_0");
   BOOST_TEST((op.type == npu::OpType::AssignVariable));
@@ -135,8 +160,9 @@ BOOST_AUTO_TEST_CASE(repeated_subgraph_inputs_and_outputs_are_kept_once) {
   const std::uint32_t main = builder.addSubgraph("main");
   const std::int32_t in = builder.addTensor(main, int8Tensor("in", {4}));
   const std::int32_t out = builder.addTensor(main, int8Tensor("out", {4}));
-  builder.addOperator(main, OperatorSpec{builder.addOperatorCode(BuiltinOperator::RELU), {in}, {out}, {},
-                                         BuiltinOptions::NONE, {}, {}});
+  builder.addOperator(
+      main,
+      OperatorSpec{builder.addOperatorCode(BuiltinOperator::RELU), {in}, {out}, {}, BuiltinOptions::NONE, {}, {}});
   builder.setInputs(main, {in, in});
   builder.setOutputs(main, {out, out, out});
   const npu::Graph graph = read(builder.finish(""));

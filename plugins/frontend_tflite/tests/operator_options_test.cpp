@@ -9,7 +9,9 @@ using tflite::BuiltinOperator;
 using tflite::BuiltinOptions;
 using tflite::TensorType;
 
-npu::Operation onlyOperation(const Bytes& bytes) { return read(bytes).subgraphs.at(0).operations.at(0); }
+npu::Operation onlyOperation(const Bytes& bytes) {
+  return read(bytes).subgraphs.at(0).operations.at(0);
+}
 
 template <typename T>
 T attribute(const npu::Operation& op, const std::string& name) {
@@ -18,8 +20,12 @@ T attribute(const npu::Operation& op, const std::string& name) {
   return *value;
 }
 
-InputSpec feature(std::vector<int> shape) { return {std::move(shape), TensorType::INT8, false}; }
-InputSpec constant(std::vector<int> shape, TensorType type = TensorType::INT8) { return {std::move(shape), type, true}; }
+InputSpec feature(std::vector<int> shape) {
+  return {std::move(shape), TensorType::INT8, false};
+}
+InputSpec constant(std::vector<int> shape, TensorType type = TensorType::INT8) {
+  return {std::move(shape), type, true};
+}
 
 } // namespace
 
@@ -27,10 +33,10 @@ BOOST_AUTO_TEST_SUITE(operator_options)
 
 BOOST_AUTO_TEST_CASE(a_convolution_takes_its_kernel_size_from_the_weights_and_strides_from_its_options) {
   const npu::Operation op = onlyOperation(convolutionModel(3, 5, [](auto& fbb) {
-    return OptionsTable{BuiltinOptions::Conv2DOptions,
-                        tflite::CreateConv2DOptions(fbb, tflite::Padding::SAME, 1, 2,
-                                                    tflite::ActivationFunctionType::RELU6, 2, 1)
-                            .Union()};
+    return OptionsTable{
+        BuiltinOptions::Conv2DOptions,
+        tflite::CreateConv2DOptions(fbb, tflite::Padding::SAME, 1, 2, tflite::ActivationFunctionType::RELU6, 2, 1)
+            .Union()};
   }));
   BOOST_TEST((op.type == npu::OpType::Conv2DBias));
   BOOST_TEST(op.sourceType == "CONV_2D");
@@ -48,14 +54,14 @@ BOOST_AUTO_TEST_CASE(a_convolution_takes_its_kernel_size_from_the_weights_and_st
 
 BOOST_AUTO_TEST_CASE(an_implied_depth_multiplier_is_derived_from_weights_and_input_channels) {
   const auto model = [](int multiplier) {
-    return singleOperatorModel(BuiltinOperator::DEPTHWISE_CONV_2D,
-                               {feature({1, 8, 8, 4}), constant({1, 3, 3, 8}), constant({8}, TensorType::INT32)},
-                               {1, 8, 8, 8}, [multiplier](auto& fbb) {
-                                 return OptionsTable{BuiltinOptions::DepthwiseConv2DOptions,
-                                                     tflite::CreateDepthwiseConv2DOptions(fbb, tflite::Padding::VALID, 1,
-                                                                                          1, multiplier)
-                                                         .Union()};
-                               });
+    return singleOperatorModel(
+        BuiltinOperator::DEPTHWISE_CONV_2D,
+        {feature({1, 8, 8, 4}), constant({1, 3, 3, 8}), constant({8}, TensorType::INT32)}, {1, 8, 8, 8},
+        [multiplier](auto& fbb) {
+          return OptionsTable{
+              BuiltinOptions::DepthwiseConv2DOptions,
+              tflite::CreateDepthwiseConv2DOptions(fbb, tflite::Padding::VALID, 1, 1, multiplier).Union()};
+        });
   };
   const npu::Operation implied = onlyOperation(model(0));
   BOOST_TEST((implied.type == npu::OpType::DepthwiseConv2DBias));
@@ -68,10 +74,10 @@ BOOST_AUTO_TEST_CASE(an_implied_depth_multiplier_is_derived_from_weights_and_inp
 BOOST_AUTO_TEST_CASE(pooling_takes_its_kernel_from_the_filter_size) {
   const npu::Operation op = onlyOperation(
       singleOperatorModel(BuiltinOperator::MAX_POOL_2D, {feature({1, 8, 8, 4})}, {1, 4, 4, 4}, [](auto& fbb) {
-        return OptionsTable{BuiltinOptions::Pool2DOptions,
-                            tflite::CreatePool2DOptions(fbb, tflite::Padding::VALID, 2, 2, 3, 2,
-                                                        tflite::ActivationFunctionType::RELU)
-                                .Union()};
+        return OptionsTable{
+            BuiltinOptions::Pool2DOptions,
+            tflite::CreatePool2DOptions(fbb, tflite::Padding::VALID, 2, 2, 3, 2, tflite::ActivationFunctionType::RELU)
+                .Union()};
       }));
   BOOST_TEST((op.type == npu::OpType::MaxPool));
   BOOST_TEST((*op.kernel == npu::Kernel{3, 2, 2, 2, 1, 1}));
@@ -82,8 +88,8 @@ BOOST_AUTO_TEST_CASE(pooling_takes_its_kernel_from_the_filter_size) {
 
 BOOST_AUTO_TEST_CASE(a_transpose_convolution_keeps_tflite_input_order_and_reads_its_weights_kernel) {
   const npu::Operation op = onlyOperation(singleOperatorModel(
-      BuiltinOperator::TRANSPOSE_CONV, {constant({4}, TensorType::INT32), constant({2, 4, 4, 3}), feature({1, 4, 4, 3})},
-      {1, 8, 8, 2}, [](auto& fbb) {
+      BuiltinOperator::TRANSPOSE_CONV,
+      {constant({4}, TensorType::INT32), constant({2, 4, 4, 3}), feature({1, 4, 4, 3})}, {1, 8, 8, 2}, [](auto& fbb) {
         return OptionsTable{BuiltinOptions::TransposeConvOptions,
                             tflite::CreateTransposeConvOptions(fbb, tflite::Padding::SAME, 2, 2).Union()};
       }));
@@ -100,7 +106,8 @@ BOOST_AUTO_TEST_CASE(fully_connected_options_become_snake_case_attributes) {
       [](auto& fbb) {
         return OptionsTable{BuiltinOptions::FullyConnectedOptions,
                             tflite::CreateFullyConnectedOptions(fbb, tflite::ActivationFunctionType::RELU_N1_TO_1,
-                                                                tflite::FullyConnectedOptionsWeightsFormat::DEFAULT, true)
+                                                                tflite::FullyConnectedOptionsWeightsFormat::DEFAULT,
+                                                                true)
                                 .Union()};
       }));
   BOOST_TEST(attribute<std::string>(op, "weights_format") == "DEFAULT");
@@ -152,14 +159,14 @@ BOOST_AUTO_TEST_CASE(reshape_has_new_shape_only_when_the_file_gives_it) {
 }
 
 BOOST_AUTO_TEST_CASE(strided_slice_keeps_every_mask) {
-  const npu::Operation op = onlyOperation(singleOperatorModel(
-      BuiltinOperator::STRIDED_SLICE,
-      {feature({1, 8, 8, 4}), constant({4}, TensorType::INT32), constant({4}, TensorType::INT32),
-       constant({4}, TensorType::INT32)},
-      {1, 4, 8, 4}, [](auto& fbb) {
-        return OptionsTable{BuiltinOptions::StridedSliceOptions,
-                            tflite::CreateStridedSliceOptions(fbb, 1, 2, 0, 4, 8, true).Union()};
-      }));
+  const npu::Operation op = onlyOperation(
+      singleOperatorModel(BuiltinOperator::STRIDED_SLICE,
+                          {feature({1, 8, 8, 4}), constant({4}, TensorType::INT32), constant({4}, TensorType::INT32),
+                           constant({4}, TensorType::INT32)},
+                          {1, 4, 8, 4}, [](auto& fbb) {
+                            return OptionsTable{BuiltinOptions::StridedSliceOptions,
+                                                tflite::CreateStridedSliceOptions(fbb, 1, 2, 0, 4, 8, true).Union()};
+                          }));
   BOOST_TEST(attribute<std::int64_t>(op, "begin_mask") == 1);
   BOOST_TEST(attribute<std::int64_t>(op, "end_mask") == 2);
   BOOST_TEST(attribute<std::int64_t>(op, "ellipsis_mask") == 0);
@@ -213,12 +220,12 @@ BOOST_AUTO_TEST_CASE(reductions_splits_and_packs_keep_their_options) {
 }
 
 BOOST_AUTO_TEST_CASE(resize_and_recurrent_options_are_read) {
-  const npu::Operation resize = onlyOperation(singleOperatorModel(
-      BuiltinOperator::RESIZE_BILINEAR, {feature({1, 4, 4, 1}), constant({2}, TensorType::INT32)}, {1, 8, 8, 1},
-      [](auto& fbb) {
-        return OptionsTable{BuiltinOptions::ResizeBilinearOptions,
-                            tflite::CreateResizeBilinearOptions(fbb, false, true).Union()};
-      }));
+  const npu::Operation resize = onlyOperation(
+      singleOperatorModel(BuiltinOperator::RESIZE_BILINEAR, {feature({1, 4, 4, 1}), constant({2}, TensorType::INT32)},
+                          {1, 8, 8, 1}, [](auto& fbb) {
+                            return OptionsTable{BuiltinOptions::ResizeBilinearOptions,
+                                                tflite::CreateResizeBilinearOptions(fbb, false, true).Union()};
+                          }));
   BOOST_TEST(!attribute<bool>(resize, "align_corners"));
   BOOST_TEST(attribute<bool>(resize, "half_pixel_centers"));
   const npu::Operation lstm = onlyOperation(singleOperatorModel(
@@ -252,10 +259,10 @@ BOOST_AUTO_TEST_CASE(options_of_another_operator_are_ignored_as_tflite_ignores_t
 
 BOOST_AUTO_TEST_CASE(sign_bit_is_the_one_activation_without_a_clamp_range) {
   const npu::Operation op = onlyOperation(convolutionModel(1, 1, [](auto& fbb) {
-    return OptionsTable{BuiltinOptions::Conv2DOptions,
-                        tflite::CreateConv2DOptions(fbb, tflite::Padding::VALID, 1, 1,
-                                                    tflite::ActivationFunctionType::SIGN_BIT)
-                            .Union()};
+    return OptionsTable{
+        BuiltinOptions::Conv2DOptions,
+        tflite::CreateConv2DOptions(fbb, tflite::Padding::VALID, 1, 1, tflite::ActivationFunctionType::SIGN_BIT)
+            .Union()};
   }));
   BOOST_TEST((op.activation->type == npu::OpType::SignBit));
   BOOST_TEST(!op.activation->min.has_value());

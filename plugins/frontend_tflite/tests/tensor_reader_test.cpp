@@ -21,22 +21,28 @@ BOOST_AUTO_TEST_SUITE(tensor_reader)
 
 BOOST_AUTO_TEST_CASE(per_channel_quantisation_keeps_every_scale_zero_point_and_the_axis) {
   const npu::Graph graph = read(tensorsModel([](TfliteModelBuilder& b, std::uint32_t sg) {
-    b.addTensor(sg, TensorSpec{"depthwise/weights", {1, 3, 3, 4}, TensorType::INT8,
+    b.addTensor(sg, TensorSpec{"depthwise/weights",
+                               {1, 3, 3, 4},
+                               TensorType::INT8,
                                QuantisationSpec{{0.5F, 0.25F, 0.125F, 2.0F}, {0, 1, 2, 3}, 3, {}, {}},
-                               addCountingBuffer(b, 36), false});
+                               addCountingBuffer(b, 36),
+                               false});
   }));
   const npu::Tensor& weights = graph.subgraphs[0].tensors[0];
   BOOST_TEST(weights.quantisation.perChannel());
   BOOST_TEST(weights.quantisation.axis == 3);
-  BOOST_TEST(weights.quantisation.scale == (std::vector<double>{0.5, 0.25, 0.125, 2.0}), boost::test_tools::per_element());
-  BOOST_TEST(weights.quantisation.zeroPoint == (std::vector<std::int64_t>{0, 1, 2, 3}), boost::test_tools::per_element());
+  BOOST_TEST(weights.quantisation.scale == (std::vector<double>{0.5, 0.25, 0.125, 2.0}),
+             boost::test_tools::per_element());
+  BOOST_TEST(weights.quantisation.zeroPoint == (std::vector<std::int64_t>{0, 1, 2, 3}),
+             boost::test_tools::per_element());
   BOOST_TEST(weights.quantisation.scaleAt(2) == 0.125);
   BOOST_TEST(weights.quantisation.zeroPointAt(3) == 3);
 }
 
 BOOST_AUTO_TEST_CASE(per_tensor_quantisation_keeps_min_and_max) {
   const npu::Graph graph = read(tensorsModel([](TfliteModelBuilder& b, std::uint32_t sg) {
-    b.addTensor(sg, TensorSpec{"x", {1, 4}, TensorType::INT8, QuantisationSpec{{0.5F}, {-3}, 0, -1.5F, 2.5F}, 0, false});
+    b.addTensor(sg,
+                TensorSpec{"x", {1, 4}, TensorType::INT8, QuantisationSpec{{0.5F}, {-3}, 0, -1.5F, 2.5F}, 0, false});
     b.addTensor(sg, TensorSpec{"f", {1, 4}, TensorType::FLOAT32, std::nullopt, 0, false});
   }));
   const npu::Quantisation& q = graph.subgraphs[0].tensors[0].quantisation;
@@ -51,8 +57,12 @@ BOOST_AUTO_TEST_CASE(per_tensor_quantisation_keeps_min_and_max) {
 BOOST_AUTO_TEST_CASE(a_one_dimensional_bias_with_the_weights_quantized_dimension_gets_axis_zero) {
   // TOCO wrote quantized_dimension 3 on biases of per-channel convolutions (tflm person_detect has it).
   const npu::Graph graph = read(tensorsModel([](TfliteModelBuilder& b, std::uint32_t sg) {
-    b.addTensor(sg, TensorSpec{"bias", {2}, TensorType::INT32, QuantisationSpec{{0.1F, 0.2F}, {0, 0}, 3, {}, {}},
-                               addCountingBuffer(b, 8), false});
+    b.addTensor(sg, TensorSpec{"bias",
+                               {2},
+                               TensorType::INT32,
+                               QuantisationSpec{{0.1F, 0.2F}, {0, 0}, 3, {}, {}},
+                               addCountingBuffer(b, 8),
+                               false});
   }));
   BOOST_TEST(graph.subgraphs[0].tensors[0].quantisation.axis == 0);
 }

@@ -7,7 +7,9 @@
 
 namespace npu::tflite_frontend::test {
 
-QuantisationSpec quantised(float scale, std::int64_t zeroPoint) { return {{scale}, {zeroPoint}, 0, {}, {}}; }
+QuantisationSpec quantised(float scale, std::int64_t zeroPoint) {
+  return {{scale}, {zeroPoint}, 0, {}, {}};
+}
 
 std::uint32_t addCountingBuffer(TfliteModelBuilder& builder, std::size_t size) {
   Bytes bytes(size);
@@ -60,7 +62,8 @@ Bytes singleOperatorModel(tflite::BuiltinOperator code, const std::vector<InputS
   const std::int32_t output =
       builder.addTensor(main, TensorSpec{"output", outputShape, outputType, quantised(0.25F, 1), 0, false});
   const OptionsTable table = options ? options(builder.flatbuffers()) : OptionsTable{};
-  builder.addOperator(main, OperatorSpec{builder.addOperatorCode(code), inputIds, {output}, {}, table.type, table.offset, {}});
+  builder.addOperator(
+      main, OperatorSpec{builder.addOperatorCode(code), inputIds, {output}, {}, table.type, table.offset, {}});
   builder.setInputs(main, graphInputs);
   builder.setOutputs(main, {output});
   return builder.finish("single operator");
@@ -87,7 +90,9 @@ const Bytes& smallGeneratedModel() {
   return bytes;
 }
 
-Graph read(const Bytes& bytes) { return readModel(bytes, "test.tflite"); }
+Graph read(const Bytes& bytes) {
+  return readModel(bytes, "test.tflite");
+}
 
 Error readError(const Bytes& bytes) {
   try {

@@ -69,19 +69,17 @@ int run(int argc, char** argv) {
   std::string output;
   NetworkOptions network;
   int blocks = 0;
-  visible.add_options()
-      ("output,o", po::value(&output)->value_name("FILE"), "write the model to FILE")
-      ("alpha", po::value(&network.alpha)->value_name("A")->default_value(1.0, "1.0"),
-       "width multiplier of every layer's channels (0 < A <= 4)")
-      ("resolution", po::value(&network.resolution)->value_name("R")->default_value(224),
-       "input height and width (8..4096)")
-      ("blocks", po::value(&blocks)->value_name("N"), "repeated blocks (default: the published depth)")
-      ("classes", po::value(&network.classes)->value_name("K")->default_value(1000), "classifier outputs")
-      ("seed", po::value(&network.seed)->value_name("S")->default_value(1), "seed of weights and quantisation")
-      ("print-macs", "print the analytic multiply-accumulate count and nothing else")
-      ("summary", "print the operators, MACs and constant bytes of the model")
-      ("help,h", "show this help")
-      ("version", "show the version");
+  visible.add_options()("output,o", po::value(&output)->value_name("FILE"), "write the model to FILE")(
+      "alpha", po::value(&network.alpha)->value_name("A")->default_value(1.0, "1.0"),
+      "width multiplier of every layer's channels (0 < A <= 4)")(
+      "resolution", po::value(&network.resolution)->value_name("R")->default_value(224),
+      "input height and width (8..4096)")("blocks", po::value(&blocks)->value_name("N"),
+                                          "repeated blocks (default: the published depth)")(
+      "classes", po::value(&network.classes)->value_name("K")->default_value(1000), "classifier outputs")(
+      "seed", po::value(&network.seed)->value_name("S")->default_value(1), "seed of weights and quantisation")(
+      "print-macs", "print the analytic multiply-accumulate count and nothing else")(
+      "summary", "print the operators, MACs and constant bytes of the model")("help,h", "show this help")(
+      "version", "show the version");
   po::options_description all;
   all.add(visible).add_options()("architecture", po::value<std::string>());
   po::positional_options_description positional;

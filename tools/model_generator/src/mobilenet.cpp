@@ -30,7 +30,9 @@ constexpr V2Stage kV2Stages[] = {{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2}, {
 constexpr std::size_t kV2GrowStage = 3; // the 64-channel stage: residual blocks at 1/16 resolution
 
 /// TensorFlow's MobileNet v1 width rule: int(channels * alpha), at least 8.
-int v1Channels(int channels, double alpha) { return std::max(8, static_cast<int>(channels * alpha)); }
+int v1Channels(int channels, double alpha) {
+  return std::max(8, static_cast<int>(channels * alpha));
+}
 
 /// TensorFlow's _make_divisible: round to a multiple of 8 without losing more than 10%.
 int makeDivisible(double value, int divisor = 8) {
@@ -41,7 +43,9 @@ int makeDivisible(double value, int divisor = 8) {
   return rounded;
 }
 
-std::string blockName(int block, const char* layer) { return "block_" + std::to_string(block) + "/" + layer; }
+std::string blockName(int block, const char* layer) {
+  return "block_" + std::to_string(block) + "/" + layer;
+}
 
 } // namespace
 

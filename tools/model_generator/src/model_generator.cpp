@@ -34,7 +34,8 @@ GeneratedModel build(const NetworkOptions& options, NetworkBuilder::Mode mode) {
 
 const std::vector<ArchitectureInfo>& architectures() {
   static const std::vector<ArchitectureInfo> known{
-      {Architecture::MobileNetV1, "mobilenet-v1", "MobileNet v1: 3x3 stem, depthwise-separable blocks, 1x1 classifier", 13},
+      {Architecture::MobileNetV1, "mobilenet-v1", "MobileNet v1: 3x3 stem, depthwise-separable blocks, 1x1 classifier",
+       13},
       {Architecture::MobileNetV2, "mobilenet-v2",
        "MobileNet v2: inverted residual bottlenecks (expand, depthwise, linear project, add)", 17},
   };
@@ -75,7 +76,9 @@ std::optional<std::string> validate(const NetworkOptions& options) {
   return std::nullopt;
 }
 
-ModelSummary plan(const NetworkOptions& options) { return build(options, NetworkBuilder::Mode::Plan).summary; }
+ModelSummary plan(const NetworkOptions& options) {
+  return build(options, NetworkBuilder::Mode::Plan).summary;
+}
 
 GeneratedModel generate(const NetworkOptions& options) {
   const ModelSummary planned = plan(options);

@@ -17,7 +17,9 @@ constexpr std::int64_t kRelu6ZeroPoint = -128;
 constexpr float kSoftmaxScale = 1.0F / 256.0F;
 constexpr std::int64_t kSoftmaxZeroPoint = -128;
 
-QuantisationSpec perTensor(float scale, std::int64_t zeroPoint) { return {{scale}, {zeroPoint}, 0, {}, {}}; }
+QuantisationSpec perTensor(float scale, std::int64_t zeroPoint) {
+  return {{scale}, {zeroPoint}, 0, {}, {}};
+}
 
 std::int64_t product(const std::vector<int>& shape) {
   std::int64_t elements = 1;
@@ -28,8 +30,7 @@ std::int64_t product(const std::vector<int>& shape) {
 }
 
 tflite::ActivationFunctionType fused(Activation activation) {
-  return activation == Activation::Relu6 ? tflite::ActivationFunctionType::RELU6
-                                         : tflite::ActivationFunctionType::NONE;
+  return activation == Activation::Relu6 ? tflite::ActivationFunctionType::RELU6 : tflite::ActivationFunctionType::NONE;
 }
 
 } // namespace
@@ -52,8 +53,8 @@ NetworkBuilder::Quantisation NetworkBuilder::outputQuantisation(Activation activ
 FeatureMap NetworkBuilder::featureMap(const std::string& name, std::vector<int> shape, Quantisation quantisation) {
   FeatureMap map{-1, std::move(shape), quantisation.scale, quantisation.zeroPoint};
   if (writing()) {
-    map.tensor = model_->addTensor(0, TensorSpec{name, map.shape, tflite::TensorType::INT8,
-                                                 perTensor(map.scale, map.zeroPoint), 0, false});
+    map.tensor = model_->addTensor(
+        0, TensorSpec{name, map.shape, tflite::TensorType::INT8, perTensor(map.scale, map.zeroPoint), 0, false});
   }
   return map;
 }
@@ -66,7 +67,8 @@ std::pair<std::int32_t, std::vector<float>> NetworkBuilder::weights(const std::s
     return {-1, {}};
   }
   // channelAxis < 0: one scale for the whole tensor (fully connected layers, as Vela needs them).
-  const std::size_t channels = channelAxis < 0 ? 1 : static_cast<std::size_t>(shape[static_cast<std::size_t>(channelAxis)]);
+  const std::size_t channels =
+      channelAxis < 0 ? 1 : static_cast<std::size_t>(shape[static_cast<std::size_t>(channelAxis)]);
   std::vector<float> scales(channels);
   for (float& scale : scales) {
     scale = static_cast<float>(random_.real(0.002, 0.02));
@@ -97,9 +99,13 @@ std::int32_t NetworkBuilder::bias(const std::string& name, float inputScale, con
     value = static_cast<std::int32_t>(random_.integer(-512, 512));
   }
   const std::uint32_t buffer = model_->addBufferOf(std::span<const std::int32_t>(values));
-  return model_->addTensor(0, TensorSpec{name, {channels}, tflite::TensorType::INT32,
-                                         QuantisationSpec{scales, std::vector<std::int64_t>(scales.size(), 0), 0, {}, {}},
-                                         buffer, false});
+  return model_->addTensor(0,
+                           TensorSpec{name,
+                                      {channels},
+                                      tflite::TensorType::INT32,
+                                      QuantisationSpec{scales, std::vector<std::int64_t>(scales.size(), 0), 0, {}, {}},
+                                      buffer,
+                                      false});
 }
 
 void NetworkBuilder::addOperator(BuiltinOperator code, std::vector<std::int32_t> inputs, const FeatureMap& output,
@@ -107,8 +113,9 @@ void NetworkBuilder::addOperator(BuiltinOperator code, std::vector<std::int32_t>
   ++summary_.operators;
   ++summary_.operatorCounts[tflite::EnumNameBuiltinOperator(code)];
   if (writing()) {
-    model_->addOperator(0, OperatorSpec{model_->addOperatorCode(code), std::move(inputs), {output.tensor}, {},
-                                        optionsType, options, {}});
+    model_->addOperator(
+        0,
+        OperatorSpec{model_->addOperatorCode(code), std::move(inputs), {output.tensor}, {}, optionsType, options, {}});
   }
 }
 
@@ -130,11 +137,12 @@ FeatureMap NetworkBuilder::conv2d(const std::string& name, const FeatureMap& in,
   FeatureMap out = featureMap(name, {1, height, width, outChannels}, outputQuantisation(activation));
   flatbuffers::Offset<void> options;
   if (writing()) {
-    options = tflite::CreateConv2DOptions(model_->flatbuffers(), tflite::Padding::SAME, stride, stride, fused(activation))
-                  .Union();
+    options =
+        tflite::CreateConv2DOptions(model_->flatbuffers(), tflite::Padding::SAME, stride, stride, fused(activation))
+            .Union();
   }
-  addOperator(BuiltinOperator::CONV_2D, {in.tensor, weightTensor, biasTensor}, out, tflite::BuiltinOptions::Conv2DOptions,
-              options);
+  addOperator(BuiltinOperator::CONV_2D, {in.tensor, weightTensor, biasTensor}, out,
+              tflite::BuiltinOptions::Conv2DOptions, options);
   return out;
 }
 
@@ -189,8 +197,10 @@ FeatureMap NetworkBuilder::reshape(const std::string& name, const FeatureMap& in
   summary_.constantBytes += std::int64_t{4} * static_cast<std::int64_t>(shape.size());
   if (writing()) {
     const std::uint32_t buffer = model_->addBufferOf(std::span<const int>(shape));
-    shapeTensor = model_->addTensor(0, TensorSpec{name + "/shape", {static_cast<int>(shape.size())},
-                                                  tflite::TensorType::INT32, std::nullopt, buffer, false});
+    shapeTensor = model_->addTensor(
+        0,
+        TensorSpec{
+            name + "/shape", {static_cast<int>(shape.size())}, tflite::TensorType::INT32, std::nullopt, buffer, false});
     options = tflite::CreateReshapeOptions(model_->flatbuffers(), model_->flatbuffers().CreateVector(shape)).Union();
   }
   addOperator(BuiltinOperator::RESHAPE, {in.tensor, shapeTensor}, out, tflite::BuiltinOptions::ReshapeOptions, options);
@@ -203,8 +213,9 @@ FeatureMap NetworkBuilder::fullyConnected(const std::string& name, const Feature
   summary_.constantBytes += std::int64_t{4} * outputs;
   const auto [weightTensor, weightScales] = weights(name + "/weights", {outputs, inputs}, -1);
   const std::int32_t biasTensor =
-      writing() ? bias(name + "/bias", in.scale, std::vector<float>(static_cast<std::size_t>(outputs), weightScales.front()))
-                : -1;
+      writing()
+          ? bias(name + "/bias", in.scale, std::vector<float>(static_cast<std::size_t>(outputs), weightScales.front()))
+          : -1;
   FeatureMap out = featureMap(name, {1, outputs}, outputQuantisation(Activation::None));
   flatbuffers::Offset<void> options;
   if (writing()) {

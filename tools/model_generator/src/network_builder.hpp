@@ -71,6 +71,8 @@ private:
 };
 
 /// Output size of a SAME-padded window: ceil(input / stride).
-[[nodiscard]] constexpr int sameOutputSize(int input, int stride) { return (input + stride - 1) / stride; }
+[[nodiscard]] constexpr int sameOutputSize(int input, int stride) {
+  return (input + stride - 1) / stride;
+}
 
 } // namespace npu::modelgen

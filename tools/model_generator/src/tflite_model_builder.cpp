@@ -6,11 +6,13 @@
 namespace npu::modelgen {
 
 namespace {
-constexpr std::size_t kConstantAlignment = 16; // Buffer.data is force_align: 16 in the schema
+constexpr std::size_t kConstantAlignment = 16;    // Buffer.data is force_align: 16 in the schema
 constexpr std::int32_t kLastDeprecatedCode = 127; // PLACEHOLDER_FOR_GREATER_OP_CODES
 } // namespace
 
-TfliteModelBuilder::TfliteModelBuilder() { buffers_.push_back(tflite::CreateBuffer(builder_)); }
+TfliteModelBuilder::TfliteModelBuilder() {
+  buffers_.push_back(tflite::CreateBuffer(builder_));
+}
 
 std::uint32_t TfliteModelBuilder::addBuffer(std::span<const std::uint8_t> bytes) {
   builder_.ForceVectorAlignment(bytes.size(), sizeof(std::uint8_t), kConstantAlignment);
@@ -105,18 +107,28 @@ std::vector<std::uint8_t> TfliteModelBuilder::finish(const std::string& descript
           return value ? b.CreateVector(std::vector<float>{*value}) : flatbuffers::Offset<flatbuffers::Vector<float>>();
         };
         quantisation = tflite::CreateQuantizationParameters(b, single(q.min), single(q.max), b.CreateVector(q.scale),
-                                                            b.CreateVector(q.zeroPoint), tflite::QuantizationDetails::NONE,
-                                                            0, q.quantizedDimension);
+                                                            b.CreateVector(q.zeroPoint),
+                                                            tflite::QuantizationDetails::NONE, 0, q.quantizedDimension);
+      }
+      flatbuffers::Offset<tflite::SparsityParameters> sparsity;
+      if (tensor.sparse) {
+        std::vector<std::int32_t> order(tensor.shape.size());
+        std::vector<flatbuffers::Offset<tflite::DimensionMetadata>> dimensions;
+        for (std::size_t i = 0; i < order.size(); ++i) {
+          order[i] = static_cast<std::int32_t>(i);
+          dimensions.push_back(tflite::CreateDimensionMetadata(b, tflite::DimensionType::DENSE, tensor.shape[i]));
+        }
+        sparsity = tflite::CreateSparsityParameters(b, b.CreateVector(order), 0, b.CreateVector(dimensions));
       }
       tensors.push_back(tflite::CreateTensor(b, b.CreateVector(tensor.shape), tensor.type, tensor.buffer,
-                                             b.CreateString(tensor.name), quantisation, tensor.isVariable));
+                                             b.CreateString(tensor.name), quantisation, tensor.isVariable, sparsity));
     }
     std::vector<flatbuffers::Offset<tflite::Operator>> operators;
     for (const OperatorSpec& op : subgraph.operators) {
       const auto intermediates = op.intermediates.empty() ? 0 : b.CreateVector(op.intermediates);
       const auto customOptions = op.customOptions.empty() ? 0 : b.CreateVector(op.customOptions);
-      operators.push_back(tflite::CreateOperator(b, op.opcodeIndex, b.CreateVector(op.inputs), b.CreateVector(op.outputs),
-                                                 op.optionsType, op.options, customOptions,
+      operators.push_back(tflite::CreateOperator(b, op.opcodeIndex, b.CreateVector(op.inputs),
+                                                 b.CreateVector(op.outputs), op.optionsType, op.options, customOptions,
                                                  tflite::CustomOptionsFormat::FLEXBUFFERS, 0, intermediates));
     }
     subgraphs.push_back(tflite::CreateSubGraph(b, b.CreateVector(tensors), b.CreateVector(subgraph.inputs),

@@ -30,11 +30,11 @@ struct ArchitectureInfo {
 /// What to generate. The same options always give byte-identical files.
 struct NetworkOptions {
   Architecture architecture = Architecture::MobileNetV1;
-  double alpha = 1.0;          ///< width multiplier applied to every layer's channels
-  int resolution = 224;        ///< input height and width
-  std::optional<int> blocks;   ///< repeated blocks; the published depth when unset
-  int classes = 1000;          ///< classifier outputs
-  std::uint64_t seed = 1;      ///< seeds weights, biases and quantisation parameters
+  double alpha = 1.0;        ///< width multiplier applied to every layer's channels
+  int resolution = 224;      ///< input height and width
+  std::optional<int> blocks; ///< repeated blocks; the published depth when unset
+  int classes = 1000;        ///< classifier outputs
+  std::uint64_t seed = 1;    ///< seeds weights, biases and quantisation parameters
 };
 
 /// Checks the options' ranges; returns a message for the first problem, or nullopt.

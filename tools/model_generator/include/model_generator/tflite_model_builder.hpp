@@ -26,10 +26,12 @@ struct TensorSpec {
   std::optional<QuantisationSpec> quantisation;
   std::uint32_t buffer = 0; ///< index from addBuffer(); 0 is the empty sentinel (no data)
   bool isVariable = false;
+  /// Writes SparsityParameters (every dimension dense, in order), marking the data as sparse-encoded.
+  bool sparse = false;
 };
 
 struct OperatorSpec {
-  std::uint32_t opcodeIndex = 0; ///< from addOperatorCode() / addCustomOperatorCode()
+  std::uint32_t opcodeIndex = 0;    ///< from addOperatorCode() / addCustomOperatorCode()
   std::vector<std::int32_t> inputs; ///< tensor indices; -1 for an omitted optional input
   std::vector<std::int32_t> outputs;
   std::vector<std::int32_t> intermediates;
@@ -56,8 +58,8 @@ public:
   std::uint32_t addBuffer(std::span<const std::uint8_t> bytes);
   template <typename T>
   std::uint32_t addBufferOf(std::span<const T> values) { // little-endian hosts, like TFLite itself
-    return addBuffer(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(values.data()),
-                                                   values.size_bytes()));
+    return addBuffer(
+        std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(values.data()), values.size_bytes()));
   }
   /// A buffer whose data lies outside the flatbuffer at a file offset (how models above 2 GiB are stored).
   std::uint32_t addExternalBuffer(std::uint64_t offset, std::uint64_t size);
