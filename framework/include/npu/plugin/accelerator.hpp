@@ -28,6 +28,9 @@ struct AcceleratorInfo {
   int cores = 1;
   Shape4 ofmMicroBlock{1, 1, 1, 1}; ///< smallest unit of output the hardware produces
   Shape4 ifmMicroBlock{1, 1, 1, 1};
+  /// OFM depth granule at which a weight stream may be cut into depth slices for buffering
+  /// (Vela's ArchitectureFeatures.OFMSplitDepth).
+  int depthSliceQuantum = 16;
 };
 
 /// Bandwidth and latency of one memory as seen from the accelerator.
