@@ -12,5 +12,6 @@ int compareCommand(const std::vector<std::string>& arguments);
 int inspectCommand(const std::vector<std::string>& arguments);
 int validateCommand(const std::vector<std::string>& arguments);
 int pluginsCommand(const std::vector<std::string>& arguments);
+int conformanceCommand(const std::vector<std::string>& arguments);
 
 } // namespace npu::cli

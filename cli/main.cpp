@@ -20,6 +20,7 @@ commands:
   inspect MODEL [--pipeline P]       list the operators of a model (NPU/CPU placement with --pipeline)
   validate PIPELINE                  check a pipeline file and print it fully resolved
   plugins                            list the plugins found and why any were refused
+  conformance ACCELERATOR...         check accelerator plugins against the contract schedulers rely on
 
 options:
   -h, --help                         help (also after a command)
@@ -32,7 +33,7 @@ int dispatch(int argc, char** argv) {
   const std::map<std::string, std::function<int(const std::vector<std::string>&)>> commands{
       {"run", npu::cli::runCommand},           {"compare", npu::cli::compareCommand},
       {"inspect", npu::cli::inspectCommand},   {"validate", npu::cli::validateCommand},
-      {"plugins", npu::cli::pluginsCommand},
+      {"plugins", npu::cli::pluginsCommand},   {"conformance", npu::cli::conformanceCommand},
   };
   if (argc < 2) {
     std::cerr << kUsage;
@@ -50,7 +51,7 @@ int dispatch(int argc, char** argv) {
   const auto it = commands.find(command);
   if (it == commands.end()) {
     throw npu::Error(npu::ErrorKind::Usage, "unknown command '" + command + "'", {},
-                     "commands: run, compare, inspect, validate, plugins (see --help)");
+                     "commands: run, compare, inspect, validate, plugins, conformance (see --help)");
   }
   return it->second(std::vector<std::string>(argv + 2, argv + argc));
 }

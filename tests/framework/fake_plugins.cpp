@@ -101,6 +101,32 @@ std::vector<BlockConfig> FakeAccelerator::candidates(const Subgraph& s, const Op
   return {*choose(s, op, shapes)};
 }
 
+EncodedWeights FakeAccelerator::encode(const Subgraph& subgraph, const Operation& op, const BlockConfig&,
+                                       std::span<const int> depthSlices, bool) const {
+  EncodedWeights encoded;
+  const Tensor* weights = subgraph.findTensor(op.weights());
+  if (weights == nullptr || depthSlices.size() < 2) {
+    return encoded;
+  }
+  const std::int64_t depth = depthSlices.back();
+  encoded.originalBytes = weights->byteSize();
+  for (std::size_t i = 0; i + 1 < depthSlices.size(); ++i) {
+    EncodedWeightSlice slice;
+    slice.depthStart = depthSlices[i];
+    slice.depthEnd = depthSlices[i + 1];
+    slice.offset = encoded.totalBytes;
+    const std::int64_t channels = slice.depthEnd - slice.depthStart;
+    const std::int64_t scales = channels * 4;
+    slice.bytes = roundUp(encoded.originalBytes * channels / depth + scales, 16);
+    slice.coreBytes = {slice.bytes};
+    slice.coreScaleBytes = {scales};
+    encoded.totalBytes += slice.bytes;
+    encoded.scaleBytes += scales;
+    encoded.slices.push_back(slice);
+  }
+  return encoded;
+}
+
 CycleCost FakeAccelerator::cycles(const Subgraph&, const Operation&, const CostQuery& query) const {
   return CycleCost{query.ofm.shape.elements(), static_cast<double>(query.ofm.shape.elements())};
 }

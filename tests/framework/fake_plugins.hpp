@@ -41,10 +41,9 @@ public:
   std::optional<BlockConfig> choose(const Subgraph&, const Operation&, const OperationShapes& shapes) const override;
   std::vector<BlockConfig> candidates(const Subgraph& s, const Operation& op, const OperationShapes& shapes) const override;
   Shape4 requiredIfmArea(const Subgraph&, const Operation&, const Shape4& ofmArea) const override { return ofmArea; }
-  EncodedWeights encode(const Subgraph&, const Operation&, const BlockConfig&, std::span<const int>,
-                        bool) const override {
-    return {};
-  }
+  /// "Encodes" weights uncompressed: each depth slice holds its share of the weights plus 4-byte biases.
+  EncodedWeights encode(const Subgraph& subgraph, const Operation& op, const BlockConfig&,
+                        std::span<const int> depthSlices, bool) const override;
   CycleCost cycles(const Subgraph&, const Operation&, const CostQuery& query) const override;
   ElementAccess elementAccess(const Subgraph&, const Operation&, const CostQuery& query) const override;
   double transferCycles(MemoryArea, MemoryArea, std::int64_t bytes) const override {
