@@ -19,8 +19,7 @@ std::vector<std::int64_t> narrowAddresses(std::span<const npu::LiveRange> ranges
       where.object = "live range '" + ranges[i].name + "'";
       npu::throwCompileError("live range '" + ranges[i].name + "' of " + std::to_string(ranges[i].size) +
                                  " bytes does not fit below the largest 64-bit address",
-                             where,
-                             "the buffers live at the same time need more than 2^63 bytes; check their sizes");
+                             where, "the buffers live at the same time need more than 2^63 bytes; check their sizes");
     }
     narrowed.push_back(static_cast<std::int64_t>(addresses[i]));
   }

@@ -87,9 +87,10 @@ private:
 
     addresses_[index] = best;
     const Placement placed{best, index};
-    const auto position = std::upper_bound(live_.begin(), live_.end(), placed, [&](const Placement& a, const Placement& b) {
-      return a.address != b.address ? a.address < b.address : precedes(ranges_, a.range, b.range);
-    });
+    const auto position =
+        std::upper_bound(live_.begin(), live_.end(), placed, [&](const Placement& a, const Placement& b) {
+          return a.address != b.address ? a.address < b.address : precedes(ranges_, a.range, b.range);
+        });
     live_.insert(position, placed);
   }
 

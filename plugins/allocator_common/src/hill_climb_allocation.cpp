@@ -34,7 +34,7 @@ struct SearchRange {
   std::int64_t end = 0;
   std::int64_t size = 0;
   std::int64_t alignment = 1;
-  WideAddress urgency = 0;            ///< largest total size live at any time of this range
+  WideAddress urgency = 0;             ///< largest total size live at any time of this range
   std::vector<std::size_t> neighbours; ///< ranges live at the same time, in Vela's order
   // State of the latest allocation attempt (stale for ranges that attempt did not reach).
   bool allocated = false;
@@ -308,8 +308,8 @@ private:
 HillClimbOutcome allocateByHillClimb(std::span<const npu::LiveRange> ranges, const HillClimbSettings& settings) {
   checkLiveRanges(ranges);
   if (settings.maxIterations < 0) {
-    npu::throwConfigError("hill-climb max_iterations is " + std::to_string(settings.maxIterations),
-                          {}, "give 0 or more iterations");
+    npu::throwConfigError("hill-climb max_iterations is " + std::to_string(settings.maxIterations), {},
+                          "give 0 or more iterations");
   }
   HillClimbOutcome outcome;
   if (ranges.empty()) {

@@ -11,13 +11,13 @@
 
 namespace {
 
-using allocation::test::RandomRangeShape;
 using allocation::test::randomLiveRanges;
+using allocation::test::RandomRangeShape;
 
 constexpr std::uint32_t kCaseCount = 3000;
 /// One alignment and sizes that are multiples of it, like Vela's live ranges.
-const RandomRangeShape kVelaLikeShape{.maxRanges = 30, .maxTime = 30, .alignments = {16}, .zeroSizes = false,
-                                      .alignedSizes = true};
+const RandomRangeShape kVelaLikeShape{
+    .maxRanges = 30, .maxTime = 30, .alignments = {16}, .zeroSizes = false, .alignedSizes = true};
 
 /// The first issue verifyAllocation finds, or "" for a valid allocation.
 std::string firstIssue(const std::vector<npu::LiveRange>& ranges, const std::vector<std::int64_t>& addresses) {
@@ -71,7 +71,8 @@ BOOST_AUTO_TEST_CASE(with_one_alignment_greedy_and_hill_climb_never_need_more_th
 }
 
 BOOST_AUTO_TEST_CASE(mixed_alignments_and_zero_sizes_still_give_valid_allocations) {
-  const RandomRangeShape shape{.maxRanges = 30, .maxTime = 30, .alignments = {1, 16, 32, 64, 128}, .zeroSizes = true, .alignedSizes = false};
+  const RandomRangeShape shape{
+      .maxRanges = 30, .maxTime = 30, .alignments = {1, 16, 32, 64, 128}, .zeroSizes = true, .alignedSizes = false};
   for (std::uint32_t seed = 1; seed <= kCaseCount / 3; ++seed) {
     const auto ranges = randomLiveRanges(seed, shape);
     BOOST_TEST_CONTEXT("seed " << seed) {
@@ -87,7 +88,8 @@ BOOST_AUTO_TEST_CASE(every_allocator_gives_the_same_addresses_for_the_same_range
     BOOST_TEST_CONTEXT("seed " << seed) {
       BOOST_TEST(allocation::allocateLinearly(ranges) == allocation::allocateLinearly(ranges));
       BOOST_TEST(allocation::allocateGreedily(ranges) == allocation::allocateGreedily(ranges));
-      BOOST_TEST(allocation::allocateByHillClimb(ranges).addresses == allocation::allocateByHillClimb(ranges).addresses);
+      BOOST_TEST(allocation::allocateByHillClimb(ranges).addresses ==
+                 allocation::allocateByHillClimb(ranges).addresses);
     }
   }
 }

@@ -151,7 +151,8 @@ BOOST_AUTO_TEST_CASE(no_ranges_give_no_addresses) {
 
 BOOST_AUTO_TEST_CASE(a_negative_iteration_count_is_a_config_error) {
   const std::vector<npu::LiveRange> ranges{{"a", 0, 0, 16, 16}};
-  BOOST_CHECK_THROW(static_cast<void>(allocation::allocateByHillClimb(ranges, {.maxIterations = -1, .memoryLimit = 0})), npu::Error);
+  BOOST_CHECK_THROW(static_cast<void>(allocation::allocateByHillClimb(ranges, {.maxIterations = -1, .memoryLimit = 0})),
+                    npu::Error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
