@@ -1,0 +1,37 @@
+#pragma once
+// Deterministic parallel map on TBB: results come back in index order, and when tasks throw, the
+// exception of the lowest index is rethrown, so the outcome never depends on the number of threads.
+
+#include <tbb/parallel_for.h>
+
+#include <cstddef>
+#include <exception>
+#include <optional>
+#include <vector>
+
+namespace npu::cascade {
+
+template <typename Function>
+auto parallelMap(std::size_t count, const Function& function) {
+  using Result = decltype(function(std::size_t{0}));
+  std::vector<std::optional<Result>> results(count);
+  std::vector<std::exception_ptr> errors(count);
+  tbb::parallel_for(std::size_t{0}, count, [&](std::size_t index) {
+    try {
+      results[index].emplace(function(index));
+    } catch (...) {
+      errors[index] = std::current_exception();
+    }
+  });
+  std::vector<Result> values;
+  values.reserve(count);
+  for (std::size_t index = 0; index < count; ++index) {
+    if (errors[index]) {
+      std::rethrow_exception(errors[index]);
+    }
+    values.push_back(std::move(*results[index]));
+  }
+  return values;
+}
+
+} // namespace npu::cascade
