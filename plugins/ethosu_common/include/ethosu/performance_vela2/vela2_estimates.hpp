@@ -1,0 +1,89 @@
+#pragma once
+
+// The 2020 performance model of Vela 2.1 (npu_performance.py of the dynamic-programming scheduler era):
+// the cycles of a pass are the maximum of its compute cycles and the access cycles of every memory,
+// where access cycles are the bytes moved (scaled by burst efficiency) over the memory's bandwidth.
+// Pure functions of an architecture and a query; safe to call from many threads.
+
+#include "ethosu/architecture/architecture.hpp"
+#include "ethosu/architecture/operation_traits.hpp"
+
+#include "npu/plugin/performance.hpp"
+
+#include <cstdint>
+#include <optional>
+
+namespace ethosu::vela2 {
+
+/// Vela 2.1's TensorBlockTraversal for the weights of a convolution-like pass.
+enum class BlockTraversal : std::uint8_t { Default, DepthFirst, PartKernelFirst, DepthWise };
+
+/// The block dimensions Vela 2.1 works with (its Block(width, height, depth)).
+struct Block {
+  int width = 1;
+  int height = 1;
+  int depth = 1;
+};
+
+/// Weights of a pass as Vela 2.1 moves them: compressed weights (scales and biases apart).
+struct PassWeights {
+  std::int64_t bytes = 0;                      ///< compressed weight stream, without scales and biases
+  npu::MemoryArea storageArea = npu::MemoryArea::Unknown; ///< permanent home
+  /// Set when a DMA copies the weights into this memory before the pass reads them (insert_dma).
+  std::optional<npu::MemoryArea> bufferArea;
+};
+
+/// Everything performance_metrics_for_pass reads from one pass with one block config.
+struct PassQuery {
+  OperationTraits traits;
+  npu::FeatureMapQuery ifm;
+  std::optional<npu::FeatureMapQuery> ifm2;
+  npu::FeatureMapQuery ofm;
+  Block ofmBlock;          ///< the block config's OFM block, before clamping to the OFM
+  BlockTraversal traversal = BlockTraversal::Default;
+  bool accumulator40 = false;   ///< 16-bit IFM, not pooling, every feature map quantised (is_acc_40bits_used)
+  bool advancedAddSub = false;  ///< Add/Sub whose inputs have different scales
+  std::optional<PassWeights> weights;
+  bool hasScales = false;       ///< the pass streams scales and biases (10 bytes per OFM channel)
+  npu::MemoryArea scaleArea = npu::MemoryArea::Unknown;
+  std::optional<npu::ConstantTransfer> lut;
+  /// The pass is the first NPU pass of its subgraph: its DMA transfers add to the NPU cycles.
+  bool firstNpuPass = false;
+};
+
+/// npu_performance.get_ifm_block_depth.
+[[nodiscard]] int ifmBlockDepth(NpuBlockType blockType, int ifmDepth, int ifmBits, BlockTraversal traversal,
+                                int ofmBlockDepth);
+/// ArchitectureFeatures.get_ifm_block_size (sub-kernels of at most 8x8).
+[[nodiscard]] Block ifmBlockSize(const Architecture& arch, int ifmBlockDepth, const Block& ofmBlock,
+                                 const npu::Kernel& kernel, npu::Resampling resampling);
+
+/// npu_performance.estimate_memory_transfer_efficiency: `bytes` scaled by the burst efficiency of
+/// accessing a feature map of `shape` (stored in the brick format) in blocks of `block`.
+[[nodiscard]] double transferEfficiencyBytes(const Architecture& arch, npu::MemoryArea area, bool isRead,
+                                             int elementBytes, const npu::Shape4& shape, const Block& block,
+                                             double bytes);
+
+/// npu_performance.estimate_output_cycles: cycles to write `elements` OFM elements.
+[[nodiscard]] double outputCycles(const Architecture& arch, const PassQuery& query, std::int64_t elements,
+                                  bool accumulator40, const std::optional<Block>& elementwiseBlock);
+
+/// npu_performance.estimate_conv_pooling_cycles for the clamped OFM and IFM blocks.
+[[nodiscard]] double convolutionPoolingCycles(const Architecture& arch, const PassQuery& query, Block ofmBlock,
+                                              const Block& ifmBlock);
+
+/// MACs Vela 2.1 counts for a pass (pooling and elementwise count none).
+[[nodiscard]] std::int64_t passMacs(const PassQuery& query);
+
+/// npu_performance.performance_metrics_for_pass after scheduling: cycles per memory, bytes per
+/// memory, purpose and direction, MACs.
+[[nodiscard]] npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery& query);
+
+/// Builds the query of a scheduled operation from the framework's context.
+[[nodiscard]] PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph,
+                                     const npu::Operation& op, const npu::PerformanceContext& context);
+
+/// Bytes Vela 2.1 packs per OFM channel for scales and biases (weight_compressor.encode_bias).
+inline constexpr int kScaleBiasBytesPerChannel = 10;
+
+} // namespace ethosu::vela2

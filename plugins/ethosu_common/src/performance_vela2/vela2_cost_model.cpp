@@ -1,0 +1,52 @@
+#include "ethosu/performance_vela2/vela2_cost_model.hpp"
+
+#include "ethosu/performance_vela2/vela2_estimates.hpp"
+
+namespace ethosu {
+
+namespace {
+
+npu::PerformanceContext contextOf(const npu::CostQuery& query) {
+  npu::PerformanceContext context;
+  context.query = query;
+  return context;
+}
+
+} // namespace
+
+npu::CycleCost Vela2CostModel::cycles(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                      const npu::CostQuery& query) const {
+  const npu::OperationPerformance performance =
+      vela2::estimatePass(arch_, vela2::passQueryFor(arch_, subgraph, op, contextOf(query)));
+  return npu::CycleCost{performance.macs, performance.cycle(npu::CycleComponent::Npu)};
+}
+
+npu::ElementAccess Vela2CostModel::elementAccess(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                                 const npu::CostQuery& query) const {
+  // The 2020 model reads every input once per depth stage; report the elements it moves.
+  const npu::OperationPerformance performance =
+      vela2::estimatePass(arch_, vela2::passQueryFor(arch_, subgraph, op, contextOf(query)));
+  npu::ElementAccess access;
+  const auto elementsOf = [&](npu::MemoryArea area, npu::AccessDirection direction, npu::DataType type) {
+    return performance.byteCount(area, npu::TensorPurpose::FeatureMap, direction) / npu::bytesOf(type);
+  };
+  access.ifmRead[0] = elementsOf(query.ifm.area, npu::AccessDirection::Read, query.ifm.type);
+  access.ofmWrite = elementsOf(query.ofm.area, npu::AccessDirection::Write, query.ofm.type);
+  if (query.ifm2) {
+    access.ifmRead[1] = static_cast<double>(query.ifm2->shape.elements());
+  }
+  return access;
+}
+
+double Vela2CostModel::transferCycles(npu::MemoryArea from, npu::MemoryArea /*to*/, std::int64_t bytes) const {
+  // Vela 2.1 times a DMA by the bandwidth of the memory it reads from.
+  const double bandwidth = arch_.bandwidthPerCycle(from);
+  return bandwidth > 0.0 ? static_cast<double>(bytes) / bandwidth : 0.0;
+}
+
+npu::OperationPerformance Vela2CostModel::estimate(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                                   const npu::PerformanceContext& context) const {
+  return vela2::estimatePass(arch_, vela2::passQueryFor(arch_, subgraph, op, context));
+}
+
+} // namespace ethosu

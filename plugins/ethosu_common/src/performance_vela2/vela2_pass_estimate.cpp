@@ -1,0 +1,243 @@
+// One pass of the 2020 model: which blocks it runs, how often it re-reads its IFM and weights, the
+// bytes it moves per memory and the cycles they take (Vela 2.1 npu_performance.performance_metrics_for_pass).
+
+#include "ethosu/performance_vela2/vela2_estimates.hpp"
+
+#include "ethosu/blocks/block_config.hpp"
+
+#include "npu/core/diagnostics.hpp"
+
+#include <algorithm>
+
+namespace ethosu::vela2 {
+
+namespace {
+
+using npu::AccessDirection;
+using npu::MemoryArea;
+using npu::TensorPurpose;
+
+bool readsBlocks(NpuBlockType type) {
+  return type == NpuBlockType::ConvolutionMxN || type == NpuBlockType::ConvolutionDepthWise ||
+         type == NpuBlockType::VectorProduct || type == NpuBlockType::Pooling || type == NpuBlockType::ReduceSum;
+}
+
+/// Bytes of a feature map as Vela 2.1's Tensor.bandwidth(): its shape rounded to the storage brick.
+double featureMapBytes(const npu::FeatureMapQuery& featureMap) {
+  npu::Shape4 shape = featureMap.shape;
+  if (featureMap.format == npu::TensorFormat::NHCWB16) {
+    shape.depth = static_cast<int>(npu::roundUp(shape.depth, 16));
+  }
+  return static_cast<double>(shape.elements()) * npu::bytesOf(featureMap.type);
+}
+
+/// Vela 2.1's choice of weight traversal for a convolution (weight_compressor.compress_weights).
+BlockTraversal traversalFor(NpuBlockType blockType, int ifmDepth, int ifmBits, const npu::Kernel& kernel) {
+  if (blockType == NpuBlockType::ConvolutionDepthWise) {
+    return BlockTraversal::DepthWise;
+  }
+  if (blockType != NpuBlockType::ConvolutionMxN) {
+    return BlockTraversal::Default;
+  }
+  const double kernelSize = static_cast<double>(kernel.width) * kernel.height;
+  const double depth = ifmDepth;
+  const double depthUtilisation = depth / static_cast<double>(npu::roundUp(ifmDepth, ifmBits == 8 ? 32 : 16));
+  const double partKernelUtilisation =
+      (depth / static_cast<double>(npu::roundUp(ifmDepth, 8))) *
+      (kernelSize / static_cast<double>(npu::roundUp(static_cast<std::int64_t>(kernelSize), ifmBits == 8 ? 4 : 2)));
+  return partKernelUtilisation >= depthUtilisation || ifmDepth <= 8 ? BlockTraversal::PartKernelFirst
+                                                                    : BlockTraversal::DepthFirst;
+}
+
+std::optional<double> firstScale(const npu::Tensor* tensor) {
+  if (tensor == nullptr || tensor->quantisation.scale.empty()) {
+    return std::nullopt;
+  }
+  return tensor->quantisation.scale.front();
+}
+
+/// Scale and bias bytes Vela 3.10's encoder interleaves with the weights of one depth slice per core.
+std::int64_t interleavedScaleBytes(int depth, int cores) {
+  std::int64_t bytes = 0;
+  for (int core = 0; core < cores; ++core) {
+    const int channels = (depth + cores - 1 - core) / cores;
+    bytes += npu::roundUp(std::int64_t{kScaleBiasBytesPerChannel} * channels, 16);
+  }
+  return bytes;
+}
+
+} // namespace
+
+std::int64_t passMacs(const PassQuery& query) {
+  const NpuBlockType type = query.traits.blockType;
+  const npu::Shape4& ofm = query.ofm.shape;
+  const std::int64_t outputPositions = std::int64_t{ofm.batch} * ofm.height * ofm.width;
+  const npu::Kernel& kernel = query.traits.kernel;
+  switch (type) {
+  case NpuBlockType::ConvolutionMxN:
+    return outputPositions * kernel.elementsWH() * query.ifm.shape.depth * ofm.depth;
+  case NpuBlockType::ConvolutionDepthWise:
+    return outputPositions * kernel.elementsWH() * ofm.depth;
+  case NpuBlockType::VectorProduct:
+  case NpuBlockType::ReduceSum:
+    return outputPositions * std::int64_t{query.ifm.shape.depth} * ofm.depth;
+  default:
+    return 0;
+  }
+}
+
+npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery& query) {
+  npu::OperationPerformance result;
+  npu::OperationPerformance scaled; // bytes weighted by burst efficiency, for the access cycles
+  const auto add = [&](MemoryArea area, TensorPurpose purpose, AccessDirection direction, double bytes,
+                       double scaledBytes) {
+    result.byteCount(area, purpose, direction) += bytes;
+    scaled.byteCount(area, purpose, direction) += scaledBytes;
+  };
+  const NpuBlockType blockType = query.traits.blockType;
+  const npu::Shape4& ofmShape = query.ofm.shape;
+  Block ofmBlock{std::min(query.ofmBlock.width, ofmShape.width), std::min(query.ofmBlock.height, ofmShape.height),
+                 std::min(query.ofmBlock.depth, ofmShape.depth)};
+  Block ifmBlock = query.ofmBlock;
+  double ifmReadMultiple = 1.0;
+  double weightReadMultiple = 1.0;
+  double npuCycles = 0.0;
+
+  if (readsBlocks(blockType)) {
+    const npu::Shape4& ifmShape = query.ifm.shape;
+    const int depth =
+        ifmBlockDepth(blockType, ifmShape.depth, npu::bitsOf(query.ifm.type), query.traversal, ofmBlock.depth);
+    ifmBlock = ifmBlockSize(arch, depth, ofmBlock, query.traits.kernel, query.traits.resampling);
+    ifmBlock.width = std::min(ifmBlock.width, ifmShape.width);
+    ifmBlock.height = std::min(ifmBlock.height, ifmShape.height);
+
+    const bool vectorProduct = blockType == NpuBlockType::VectorProduct;
+    const int limit = vectorProduct ? 1 : 8;
+    const int kernelHeight = vectorProduct ? 1 : query.traits.kernel.height;
+    const int kernelWidth = vectorProduct ? 1 : query.traits.kernel.width;
+    const auto subKernels = npu::divRoundUp(kernelHeight, limit) * npu::divRoundUp(kernelWidth, limit);
+    const bool rereadsPerDepth = blockType != NpuBlockType::ConvolutionDepthWise && blockType != NpuBlockType::Pooling;
+    const auto depthStages = rereadsPerDepth ? npu::divRoundUp(ofmShape.depth, ofmBlock.depth) : 1;
+    ifmReadMultiple = static_cast<double>(subKernels * depthStages);
+    weightReadMultiple = static_cast<double>(npu::divRoundUp(ofmShape.height, ofmBlock.height) *
+                                             npu::divRoundUp(ofmShape.width, ofmBlock.width));
+    result.macs = passMacs(query);
+    npuCycles = convolutionPoolingCycles(arch, query, ofmBlock, ifmBlock);
+  } else if (blockType == NpuBlockType::ElementWise) {
+    npuCycles = outputCycles(arch, query, ofmShape.elements(), false, ofmBlock);
+  }
+
+  // Outputs.
+  const double ofmBytes = featureMapBytes(query.ofm);
+  add(query.ofm.area, TensorPurpose::FeatureMap, AccessDirection::Write, ofmBytes,
+      transferEfficiencyBytes(arch, query.ofm.area, false, npu::bytesOf(query.ofm.type), ofmShape, ofmBlock, ofmBytes));
+
+  // Weights: copied once by DMA into their buffer and read from it per OFM block, or read in place.
+  double dmaBytes = 0.0;
+  std::optional<MemoryArea> dmaSource;
+  if (query.weights) {
+    const PassWeights& weights = *query.weights;
+    const auto bytes = static_cast<double>(weights.bytes);
+    if (weights.bufferArea) {
+      add(weights.storageArea, TensorPurpose::Weights, AccessDirection::Read, bytes, bytes);
+      add(*weights.bufferArea, TensorPurpose::Weights, AccessDirection::Write, bytes, bytes);
+      add(*weights.bufferArea, TensorPurpose::Weights, AccessDirection::Read, bytes * weightReadMultiple,
+          bytes * weightReadMultiple);
+      dmaBytes += bytes;
+      dmaSource = weights.storageArea;
+    } else {
+      add(weights.storageArea, TensorPurpose::Weights, AccessDirection::Read, bytes * weightReadMultiple,
+          bytes * weightReadMultiple);
+    }
+  }
+  // Scales and biases are a tensor of their own that Vela 2.1 accounts as a feature map.
+  if (query.hasScales) {
+    const double bytes = static_cast<double>(kScaleBiasBytesPerChannel) * ofmShape.depth;
+    add(query.scaleArea, TensorPurpose::FeatureMap, AccessDirection::Read, bytes, bytes);
+    if (dmaSource) {
+      dmaBytes += bytes;
+    }
+  }
+  if (query.lut) {
+    const auto bytes = static_cast<double>(query.lut->bytes);
+    add(query.lut->from, TensorPurpose::Lut, AccessDirection::Read, bytes, bytes);
+  }
+
+  // Inputs.
+  const double ifmBytes = featureMapBytes(query.ifm) * ifmReadMultiple;
+  add(query.ifm.area, TensorPurpose::FeatureMap, AccessDirection::Read, ifmBytes,
+      transferEfficiencyBytes(arch, query.ifm.area, true, npu::bytesOf(query.ifm.type), query.ifm.shape, ifmBlock,
+                              ifmBytes));
+  if (query.ifm2) {
+    const double ifm2Bytes = featureMapBytes(*query.ifm2);
+    add(query.ifm2->area, TensorPurpose::FeatureMap, AccessDirection::Read, ifm2Bytes,
+        transferEfficiencyBytes(arch, query.ifm2->area, true, npu::bytesOf(query.ifm2->type), query.ifm2->shape,
+                                ifmBlock, ifm2Bytes));
+  }
+
+  if (query.firstNpuPass && dmaSource && arch.bandwidthPerCycle(*dmaSource) > 0.0) {
+    npuCycles += dmaBytes / arch.bandwidthPerCycle(*dmaSource);
+  }
+
+  // npu_performance.update_summary_cycles.
+  const auto accessCycles = [&](MemoryArea area) {
+    const double bandwidth = arch.bandwidthPerCycle(area);
+    if (bandwidth <= 0.0) {
+      return 0.0;
+    }
+    double bytes = 0.0;
+    for (int purpose = 0; purpose < npu::kTensorPurposeCount; ++purpose) {
+      for (int direction = 0; direction < npu::kAccessDirectionCount; ++direction) {
+        bytes += scaled.byteCount(area, static_cast<TensorPurpose>(purpose), static_cast<AccessDirection>(direction));
+      }
+    }
+    return bytes / bandwidth;
+  };
+  auto& cycles = result.cycles;
+  cycles[static_cast<std::size_t>(npu::CycleComponent::Npu)] = npuCycles;
+  cycles[static_cast<std::size_t>(npu::CycleComponent::SramAccess)] = accessCycles(MemoryArea::Sram);
+  cycles[static_cast<std::size_t>(npu::CycleComponent::DramAccess)] = accessCycles(MemoryArea::Dram);
+  cycles[static_cast<std::size_t>(npu::CycleComponent::OnChipFlashAccess)] = accessCycles(MemoryArea::OnChipFlash);
+  cycles[static_cast<std::size_t>(npu::CycleComponent::OffChipFlashAccess)] = accessCycles(MemoryArea::OffChipFlash);
+  cycles[static_cast<std::size_t>(npu::CycleComponent::Total)] =
+      *std::max_element(cycles.begin(), cycles.begin() + static_cast<std::ptrdiff_t>(npu::CycleComponent::Total));
+  return result;
+}
+
+PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, const npu::Operation& op,
+                       const npu::PerformanceContext& context) {
+  const npu::CostQuery& cost = context.query;
+  npu::require(cost.block != nullptr, "a cost query needs a block config");
+  PassQuery query;
+  query.traits = traitsOf(subgraph, op);
+  query.ifm = cost.ifm;
+  query.ifm2 = cost.ifm2;
+  query.ofm = cost.ofm;
+  const npu::Shape4& block = cost.block->ofmBlock;
+  query.ofmBlock = Block{block.width, block.height, block.depth};
+  const int ifmBits = npu::bitsOf(query.ifm.type);
+  query.traversal = traversalFor(query.traits.blockType, query.ifm.shape.depth, ifmBits, query.traits.kernel);
+  query.accumulator40 = ifmBits == 16 && query.traits.blockType != NpuBlockType::Pooling && query.traits.scaled;
+  if (query.traits.type == npu::OpType::Add || query.traits.type == npu::OpType::Sub) {
+    const auto ifmScale = firstScale(subgraph.findTensor(op.ifm()));
+    const auto ifm2Scale = firstScale(subgraph.findTensor(op.ifm2()));
+    const auto ofmScale = firstScale(subgraph.findTensor(op.ofm()));
+    query.advancedAddSub = ifmScale && ifm2Scale && ofmScale && *ifmScale != *ifm2Scale;
+  }
+  query.hasScales = cost.hasScalesBiases;
+  query.scaleArea = cost.constantArea;
+  const npu::WeightTransfer& weights = context.weights;
+  if (weights.present) {
+    PassWeights passWeights;
+    const std::int64_t scales = query.hasScales ? interleavedScaleBytes(query.ofm.shape.depth, arch.cores()) : 0;
+    passWeights.bytes = std::max<std::int64_t>(weights.encodedBytes - scales, 0);
+    passWeights.storageArea = weights.sourceArea;
+    passWeights.bufferArea = weights.bufferArea;
+    query.weights = passWeights;
+    query.scaleArea = weights.sourceArea;
+  }
+  query.lut = context.lutTransfer;
+  return query;
+}
+
+} // namespace ethosu::vela2

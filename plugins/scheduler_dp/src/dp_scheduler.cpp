@@ -1,0 +1,54 @@
+#include "dp_scheduler.hpp"
+
+#include "dp_search.hpp"
+#include "pass_evaluator.hpp"
+#include "pass_graph.hpp"
+#include "schedule_writer.hpp"
+
+#include "scheduler_common/schedule_checks.hpp"
+
+#include "npu/ir/graph_algorithms.hpp"
+
+namespace npu::dp {
+
+namespace {
+
+/// Vela names NPU subgraphs "<subgraph>_split_<n>", counting the NPU runs of the subgraph.
+std::string regionName(const Subgraph& subgraph, const NpuRegion& region) {
+  const OperationId first = region.operations.empty() ? 0 : region.operations.front();
+  int split = 0;
+  for (const auto& run : partitionByPlacement(subgraph)) {
+    if (run.placement == Placement::Npu && !run.operations.empty() && run.operations.front() <= first) {
+      ++split;
+    }
+  }
+  return subgraph.name + "_split_" + std::to_string(split);
+}
+
+} // namespace
+
+Schedule scheduleRegion(const ScheduleRequest& request, const DpOptions& options) {
+  const PassGraph graph(request.graph, request.region, request.accelerator);
+  const std::string label = regionName(graph.subgraph(), request.region);
+  const bool spilling = request.accelerator.memory().fastStorageIsSeparate();
+  const std::int64_t sramLimit = effectiveSramLimit(options, request.accelerator.memory());
+
+  request.progress.begin("scheduling " + label, 3);
+  const PassEvaluator evaluator(graph, options.blockConfigLimit, spilling && options.useCascading);
+  request.progress.advance(1);
+
+  CandidateWeights weights = CandidateWeights::vela(spilling);
+  weights.blockHeightInFrontier = options.paretoMetric == ParetoMetric::BandwidthCyclesMemoryBlockHeight;
+  weights.maxCandidates = options.paretoMaxCandidates;
+  weights.sramLimit = sramLimit;
+  DpSearch search(graph, evaluator, options, weights);
+  const StrategySetPtr best = search.run();
+  request.progress.advance(1);
+
+  Schedule schedule = buildSchedule(request.graph, graph, evaluator, *best, options, sramLimit, label);
+  scheduling::requireValidSchedule(schedule, graph.subgraph(), request.accelerator.memory().fastStorageArea, 0);
+  request.progress.end();
+  return schedule;
+}
+
+} // namespace npu::dp

@@ -1,0 +1,372 @@
+#include "dp_search.hpp"
+
+#include "ifm_ofm_overlap.hpp"
+
+#include "npu/core/diagnostics.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+
+namespace npu::dp {
+
+namespace {
+
+/// Strategies of a set by every pass they cover (Vela: pass_to_strat).
+std::map<int, const Strategy*> strategiesByPass(const StrategySet& set) {
+  std::map<int, const Strategy*> result;
+  for (const auto& [last, strategy] : set.strategies) {
+    for (const int pass : strategy->passes) {
+      result[pass] = strategy.get();
+    }
+  }
+  return result;
+}
+
+bool compatible(const std::map<int, StrategyPtr>& combination, const std::map<int, const Strategy*>& alternative) {
+  for (const auto& [pass, strategy] : combination) {
+    const auto it = alternative.find(pass);
+    if (it != alternative.end() && strategy.get() != it->second && !strategy->sameAs(*it->second)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Candidates appendSram(std::int64_t sram, const Candidates& data) {
+  Candidates result;
+  result.reserve(data.size());
+  for (const Candidate& candidate : data) {
+    auto strategy = std::make_shared<Strategy>(*candidate.strategy);
+    strategy->sramUsed += sram;
+    result.push_back({std::move(strategy), candidate.set});
+  }
+  return result;
+}
+
+} // namespace
+
+Candidates collate(const std::vector<Candidates>& lists) {
+  if (lists.empty()) {
+    return {{emptyStrategy(), emptyStrategySet()}};
+  }
+  if (lists.size() == 1) {
+    return lists.front();
+  }
+  std::vector<std::map<int, StrategyPtr>> combinations{{}};
+  for (const Candidates& list : lists) {
+    std::vector<std::map<int, StrategyPtr>> next;
+    for (const Candidate& alternative : list) {
+      const auto byPass = strategiesByPass(*alternative.set);
+      for (const auto& previous : combinations) {
+        if (compatible(previous, byPass)) {
+          auto combined = previous;
+          for (const auto& [last, strategy] : alternative.set->strategies) {
+            combined.insert_or_assign(last, strategy);
+          }
+          next.push_back(std::move(combined));
+        }
+      }
+    }
+    combinations = std::move(next);
+  }
+  Candidates result;
+  result.reserve(combinations.size());
+  for (auto& combination : combinations) {
+    auto set = std::make_shared<StrategySet>();
+    set->strategies = std::move(combination);
+    set->updateStatistics();
+    result.push_back({emptyStrategy(), std::move(set)});
+  }
+  return result;
+}
+
+DpSearch::DpSearch(const PassGraph& graph, const PassEvaluator& evaluator, const DpOptions& options,
+                   const CandidateWeights& weights)
+    : graph_(graph), evaluator_(evaluator), options_(options), weights_(weights) {
+  spilling_ = graph.memory().fastStorageIsSeparate();
+  // IFM/OFM overlap only where feature maps live in the searched memory.
+  ifmOfmOverlap_ = graph.featureMapsInSearchedMemory();
+}
+
+StrategySetPtr DpSearch::run() {
+  // Every sub-problem depends only on earlier passes, so solving them in region order keeps the
+  // recursion of searchOutput one level deep.
+  for (int pass = 0; pass < graph_.size(); ++pass) {
+    if (spilling_ && options_.useCascading) {
+      static_cast<void>(ifmStreamingBody(pass, true));
+    }
+    static_cast<void>(searchOutput(pass));
+  }
+  std::vector<int> starting;
+  for (const DpPass& pass : graph_.passes()) {
+    if (pass.successors.empty()) {
+      starting.push_back(pass.index);
+    }
+  }
+  const Candidates data = searchPassList(starting);
+  const Candidate best = bestCandidate(data, weights_);
+  if (!best.set) {
+    throwCompileError("the dynamic-programming scheduler found no schedule within " +
+                          std::to_string(weights_.sramLimit) + " bytes of " +
+                          std::string(displayNameOf(graph_.searchedMemory())),
+                      SourceLocation{}, "raise the arena cache size or the scheduler's sram_limit");
+  }
+  return best.set;
+}
+
+const Candidates& DpSearch::searchOutput(int pass) {
+  if (const auto it = outputs_.find(pass); it != outputs_.end()) {
+    return it->second;
+  }
+  Candidates candidates = weightStreamingOutput(pass);
+  if (options_.useIfmStreaming) {
+    Candidates ifm = ifmStreamingOutput(pass);
+    candidates.insert(candidates.end(), ifm.begin(), ifm.end());
+  }
+  Candidates best = paretoFrontier(std::move(candidates), weights_);
+  if (best.empty()) {
+    throwCompileError("pass " + graph_.describe(pass) + " does not fit in " + std::to_string(weights_.sramLimit) +
+                          " bytes of " + std::string(displayNameOf(graph_.searchedMemory())) +
+                          " with any streaming strategy",
+                      SourceLocation{}, "raise the arena cache size or the scheduler's sram_limit");
+  }
+  return outputs_.emplace(pass, std::move(best)).first->second;
+}
+
+Candidates DpSearch::searchPassList(const std::vector<int>& passes) {
+  std::vector<Candidates> lists;
+  lists.reserve(passes.size());
+  for (const int pass : passes) {
+    lists.push_back(searchOutput(pass));
+  }
+  return collate(lists);
+}
+
+Candidates DpSearch::searchPredecessors(int pass) { return searchPassList(graph_.pass(pass).predecessors); }
+
+Candidates DpSearch::graduate(StreamingStrategy kind, std::int64_t sramUsed, const Candidates& data) const {
+  Candidates result;
+  for (const Candidate& candidate : data) {
+    if (candidate.strategy->sramUsed + sramUsed > weights_.sramLimit || candidate.set->maxSramUsed > weights_.sramLimit) {
+      continue;
+    }
+    auto strategy = std::make_shared<Strategy>(*candidate.strategy);
+    strategy->kind = kind;
+    strategy->sramUsed += sramUsed;
+    if (ifmOfmOverlap_) {
+      strategy->sramUsed -= allowedOverlap(*strategy);
+    }
+    result.push_back({emptyStrategy(), withStrategy(candidate.set, strategy)});
+  }
+  return paretoFrontier(std::move(result), weights_);
+}
+
+Candidates DpSearch::weightStreamingOutput(int pass) {
+  const std::int64_t sram = graph_.nonLocalUsage(pass) + graph_.outputBytesInSearchedMemory(pass);
+  return graduate(StreamingStrategy::WeightStream, sram, weightStreamingBody(pass));
+}
+
+const Candidates& DpSearch::weightStreamingBody(int pass) {
+  if (const auto it = weightBodies_.find(pass); it != weightBodies_.end()) {
+    return it->second;
+  }
+  const Candidates data = appendSram(graph_.inputBytesInSearchedMemory(pass), searchPredecessors(pass));
+  const auto& blocks = evaluator_.blockConfigs(pass);
+  std::vector<Candidates> perBlock(blocks.size());
+  tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
+    // Weights are double-buffered in slices of the block depth.
+    const std::int64_t sram =
+        graph_.doubleBufferBytes(pass, blocks[b].ofmBlock.depth, options_.weightEstimationScaling);
+    const Metrics& metrics = evaluator_.metrics(pass, static_cast<int>(b), false);
+    for (const Candidate& candidate : data) {
+      auto strategy = std::make_shared<Strategy>(*candidate.strategy);
+      strategy->sramUsed += sram;
+      strategy->passes.push_back(pass);
+      strategy->blockConfigs.push_back(static_cast<int>(b));
+      strategy->lastBlockHeight = blocks[b].ofmBlock.height;
+      strategy->metrics += metrics;
+      perBlock[b].push_back({std::move(strategy), candidate.set});
+    }
+  });
+  Candidates result;
+  for (auto& list : perBlock) {
+    result.insert(result.end(), list.begin(), list.end());
+  }
+  combinations_ += static_cast<std::int64_t>(result.size());
+  return weightBodies_.emplace(pass, paretoFrontier(std::move(result), weights_)).first->second;
+}
+
+Candidates DpSearch::ifmStreamingOutput(int pass) {
+  if (!graph_.pass(pass).ifmStreamable) {
+    return {};
+  }
+  const std::int64_t sram = graph_.nonLocalUsage(pass) + graph_.outputBytesInSearchedMemory(pass);
+  return graduate(StreamingStrategy::IfmStream, sram, ifmStreamingBody(pass, false));
+}
+
+const Candidates& DpSearch::ifmStreamingBody(int pass, bool outputToFastStorage) {
+  const auto key = std::pair(pass, outputToFastStorage);
+  if (const auto it = ifmBodies_.find(key); it != ifmBodies_.end()) {
+    return it->second;
+  }
+  if (!graph_.pass(pass).ifmStreamable) {
+    return ifmBodies_.emplace(key, Candidates{}).first->second;
+  }
+  const Candidates inputData = appendSram(graph_.inputBytesInSearchedMemory(pass), searchPredecessors(pass));
+  // IFM streaming keeps the whole weight stream resident.
+  const std::int64_t base = graph_.residentWeightBytes(pass, options_.weightEstimationScaling);
+  const auto& blocks = evaluator_.blockConfigs(pass);
+  // Cascading options depend on the predecessors only, so they are found once for every block config.
+  const auto cascades = options_.useCascading ? cascadeOptions(pass) : std::vector<CascadeOption>{};
+  std::vector<Candidates> perBlock(blocks.size());
+  tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
+    Candidates source = ifmStreamingPartial(pass, static_cast<int>(b), cascades);
+    source.insert(source.end(), inputData.begin(), inputData.end());
+    const Metrics& metrics = evaluator_.metrics(pass, static_cast<int>(b), outputToFastStorage);
+    for (const Candidate& candidate : source) {
+      auto strategy = std::make_shared<Strategy>(*candidate.strategy);
+      strategy->sramUsed += base;
+      strategy->passes.push_back(pass);
+      strategy->blockConfigs.push_back(static_cast<int>(b));
+      strategy->lastBlockHeight = blocks[b].ofmBlock.height;
+      strategy->metrics += metrics;
+      perBlock[b].push_back({std::move(strategy), candidate.set});
+    }
+  });
+  Candidates result;
+  for (auto& list : perBlock) {
+    result.insert(result.end(), list.begin(), list.end());
+  }
+  combinations_ += static_cast<std::int64_t>(result.size());
+  return ifmBodies_.emplace(key, paretoFrontier(std::move(result), weights_)).first->second;
+}
+
+bool DpSearch::isCascadePredecessor(int pass, int predecessor) const {
+  const DpPass& consumer = graph_.pass(pass);
+  const DpPass& producer = graph_.pass(predecessor);
+  const Subgraph& subgraph = graph_.subgraph();
+  const Operation& producerOp = graph_.operation(predecessor);
+  const Tensor& ifm = subgraph.tensor(consumer.ifm);
+  if (producerOp.outputs.size() != 1 || producerOp.outputs.front() != consumer.ifm) {
+    return false;
+  }
+  // The rolling buffer is stored in the brick format; a feature map that must stay linear cannot be one.
+  if (ifm.format != TensorFormat::NHCWB16) {
+    return false;
+  }
+  if (producer.successors != std::vector<int>{pass} || !producer.ifmStreamable) {
+    return false;
+  }
+  // scheduler.avoid_for_cascading: concatenation writes when feature maps spill, and OFMs read elsewhere.
+  if (spilling_ && producerOp.attributes.has("memory_function")) {
+    return false;
+  }
+  int consumers = 0;
+  for (const Operation& op : subgraph.operations) {
+    consumers += static_cast<int>(std::count(op.inputs.begin(), op.inputs.end(), consumer.ifm));
+  }
+  const bool subgraphOutput =
+      std::find(subgraph.outputs.begin(), subgraph.outputs.end(), consumer.ifm) != subgraph.outputs.end();
+  return consumers == 1 && !subgraphOutput;
+}
+
+int DpSearch::rollingBufferHeight(int predecessor, int predecessorBlock, int pass, int block) const {
+  // npu_performance.rolling_buffer_dims_from_passes: the consumer's IFM block plus one producer block,
+  // rounded up to whole producer blocks.
+  const BlockConfig& consumerBlock = evaluator_.blockConfigs(pass).at(static_cast<std::size_t>(block));
+  const BlockConfig& producerBlock = evaluator_.blockConfigs(predecessor).at(static_cast<std::size_t>(predecessorBlock));
+  const Shape4 area = graph_.accelerator().blockConfigs().requiredIfmArea(graph_.subgraph(), graph_.operation(pass),
+                                                                          consumerBlock.ofmBlock);
+  const int producerHeight = std::max(producerBlock.ofmBlock.height, 1);
+  return static_cast<int>(roundUp(std::int64_t{area.height} + producerHeight, producerHeight));
+}
+
+std::vector<DpSearch::CascadeOption> DpSearch::cascadeOptions(int pass) {
+  const DpPass& consumer = graph_.pass(pass);
+  std::vector<CascadeOption> result;
+  if (consumer.ifm == kNoTensor || graph_.subgraph().tensor(consumer.ifm).isConstant()) {
+    return result;
+  }
+  for (const int predecessor : consumer.predecessors) {
+    if (isCascadePredecessor(pass, predecessor)) {
+      const Candidates& predecessorData = ifmStreamingBody(predecessor, spilling_);
+      result.push_back({predecessor, searchAllButOnePredecessor(pass, predecessor, predecessorData)});
+    }
+  }
+  return result;
+}
+
+Candidates DpSearch::ifmStreamingPartial(int pass, int block, const std::vector<CascadeOption>& cascades) const {
+  const DpPass& consumer = graph_.pass(pass);
+  std::int64_t otherInputs = 0;
+  if (graph_.featureMapsInSearchedMemory()) {
+    for (const TensorId input : consumer.featureMapInputs) {
+      if (input != consumer.ifm) {
+        otherInputs += graph_.linearBytes(input);
+      }
+    }
+  }
+  Candidates result;
+  for (const CascadeOption& cascade : cascades) {
+    for (const Candidate& option : cascade.options) {
+      const int height = rollingBufferHeight(cascade.predecessor, option.strategy->blockConfigs.back(), pass, block);
+      auto strategy = std::make_shared<Strategy>(*option.strategy);
+      strategy->sramUsed += otherInputs + graph_.rollingBufferBytes(pass, height);
+      strategy->rollingBuffers.push_back(RollingBuffer{pass, height});
+      result.push_back({std::move(strategy), option.set});
+    }
+  }
+  return result;
+}
+
+Candidates DpSearch::searchAllButOnePredecessor(int pass, int predecessor, const Candidates& predecessorData) {
+  std::vector<int> others;
+  for (const int other : graph_.pass(pass).predecessors) {
+    if (other != predecessor) {
+      others.push_back(other);
+    }
+  }
+  const Candidates otherData = searchPassList(others);
+  Candidates result;
+  for (const Candidate& candidate : predecessorData) {
+    const Candidates collated = collate({Candidates{{emptyStrategy(), candidate.set}}, otherData});
+    for (const Candidate& combined : collated) {
+      result.push_back({candidate.strategy, combined.set});
+    }
+  }
+  return result;
+}
+
+std::int64_t DpSearch::allowedOverlap(const Strategy& strategy) const {
+  if (strategy.kind != StreamingStrategy::IfmStream || strategy.passes.empty()) {
+    return 0;
+  }
+  const Subgraph& subgraph = graph_.subgraph();
+  const DpPass& first = graph_.pass(strategy.passes.front());
+  const DpPass& last = graph_.pass(strategy.passes.back());
+  if (first.ifm == kNoTensor || last.ofm == kNoTensor) {
+    return 0;
+  }
+  std::vector<StripedPass> passes;
+  for (std::size_t i = 0; i < strategy.passes.size(); ++i) {
+    const DpPass& pass = graph_.pass(strategy.passes[i]);
+    const Operation& op = graph_.operation(pass.index);
+    const BlockConfig& block = evaluator_.blockConfigs(pass.index).at(static_cast<std::size_t>(strategy.blockConfigs[i]));
+    StripedPass striped;
+    striped.ifm = pass.shapes.ifm;
+    striped.ofm = pass.shapes.ofm;
+    striped.ifmElementBytes = bytesOf(subgraph.tensor(pass.ifm).type);
+    striped.ofmElementBytes = bytesOf(subgraph.tensor(pass.ofm).type);
+    striped.kernel = op.kernel.value_or(Kernel{});
+    striped.paddingTop = op.explicitPadding.top;
+    striped.upscaling = op.ifmResampling == Resampling::None || pass.shapes.ifm.height == 0
+                            ? 1
+                            : static_cast<int>(divRoundUp(pass.shapes.ofm.height, pass.shapes.ifm.height));
+    striped.blockHeight = block.ofmBlock.height;
+    passes.push_back(striped);
+  }
+  return allowedIfmOfmOverlap(passes, graph_.linearBytes(first.ifm), graph_.linearBytes(last.ofm));
+}
+
+} // namespace npu::dp

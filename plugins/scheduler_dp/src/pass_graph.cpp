@@ -1,0 +1,362 @@
+#include "pass_graph.hpp"
+
+#include "scheduler_common/scheduling_graph.hpp"
+
+#include "npu/core/diagnostics.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace npu::dp {
+
+namespace {
+
+constexpr int kSearchSliceDepth = 16;   // Vela 2.1 insert_dma: compress_weights(..., 16, 16, ...)
+constexpr std::int64_t kAllocationQuantum = 16; // Vela: Tensor.AllocationQuantum
+
+bool isIfmStreamable(OpType type) {
+  return is(type, OpCategory::Convolution) || is(type, OpCategory::DepthwiseConvolution) ||
+         is(type, OpCategory::Pooling);
+}
+
+/// The search estimate of one weight stream: encoded with 16-deep slices.
+WeightEstimate estimateWeights(const Subgraph& subgraph, const Operation& op, const Accelerator& accelerator) {
+  const Tensor& weights = subgraph.tensor(op.weights());
+  const int channels = std::max(subgraph.ofmShape(op).depth, 1);
+  BlockConfig block;
+  block.ofmBlock = Shape4{1, 1, 1, std::min(kSearchSliceDepth, channels)};
+  std::vector<int> slices;
+  for (int depth = 0; depth < channels; depth += kSearchSliceDepth) {
+    slices.push_back(depth);
+  }
+  slices.push_back(channels);
+  const EncodedWeights encoded = accelerator.weights().encode(subgraph, op, block, slices, false);
+
+  WeightEstimate estimate;
+  estimate.streamBytes = encoded.totalBytes;
+  estimate.weightBytes = std::max<std::int64_t>(encoded.totalBytes - encoded.scaleBytes, 0);
+  estimate.elements = weights.elements();
+  estimate.outputChannels = is(op.type, OpCategory::DepthwiseConvolution) ? 1 : channels;
+  estimate.elementsPerChannel = estimate.elements / std::max(estimate.outputChannels, 1);
+  // Vela divides every slice by the elements of a full slice (weight_compressor.compress_weights).
+  const double sliceElements =
+      static_cast<double>(estimate.elementsPerChannel) * std::min(kSearchSliceDepth, estimate.outputChannels);
+  for (const EncodedWeightSlice& slice : encoded.slices) {
+    std::int64_t scales = 0;
+    for (const std::int64_t coreScales : slice.coreScaleBytes) {
+      scales += coreScales;
+    }
+    if (sliceElements > 0) {
+      estimate.worstCompression =
+          std::max(estimate.worstCompression, static_cast<double>(slice.bytes - scales) / sliceElements);
+    }
+  }
+  if (encoded.slices.empty() && estimate.elements > 0) {
+    estimate.worstCompression = static_cast<double>(estimate.weightBytes) / static_cast<double>(estimate.elements);
+  }
+  return estimate;
+}
+
+} // namespace
+
+std::int64_t allocationBytes(double bytes) {
+  const auto whole = static_cast<std::int64_t>(std::ceil(bytes));
+  return roundUp(std::max<std::int64_t>(whole, 1), kAllocationQuantum);
+}
+
+PassGraph::PassGraph(const Graph& graph, const NpuRegion& region, const Accelerator& accelerator)
+    : graph_(&graph),
+      subgraph_(&graph.subgraphs.at(static_cast<std::size_t>(region.subgraph))),
+      region_(&region),
+      accelerator_(&accelerator) {
+  buildPasses();
+  linkPasses();
+  estimateWeights();
+  computeNonLocalUsage();
+}
+
+void PassGraph::buildPasses() {
+  const Subgraph& subgraph = *subgraph_;
+  const MemorySystem& memory = accelerator_->memory();
+  for (std::size_t i = 0; i < region_->operations.size(); ++i) {
+    const OperationId id = region_->operations[i];
+    const Operation& op = subgraph.operation(id);
+    DpPass pass;
+    pass.index = static_cast<int>(i);
+    pass.op = id;
+    pass.name = op.name;
+    pass.type = op.type;
+    pass.ifmStreamable = isIfmStreamable(op.type);
+    pass.elementwise = isElementwise(op.type);
+    pass.reversedOperands = scheduling::swapsOperands(subgraph, op);
+    pass.ifm = pass.reversedOperands ? op.ifm2() : op.ifm();
+    pass.ifm2 = pass.reversedOperands ? op.ifm() : op.ifm2();
+    pass.ofm = op.ofm();
+    const std::size_t primary = pass.reversedOperands ? 1 : 0;
+    if (subgraph.validTensorId(pass.ifm)) {
+      pass.shapes.ifm = op.readShapes[primary].value_or(subgraph.ifmShape(op, primary));
+    }
+    if (subgraph.validTensorId(pass.ifm2)) {
+      pass.shapes.ifm2 = op.readShapes[1 - primary].value_or(subgraph.ifmShape(op, 1 - primary));
+    }
+    pass.shapes.ofm = op.writeShape.value_or(subgraph.ofmShape(op));
+    std::set<TensorId> seen;
+    for (const TensorId input : op.inputs) {
+      if (subgraph.validTensorId(input) && !subgraph.tensor(input).isConstant() && seen.insert(input).second) {
+        pass.featureMapInputs.push_back(input);
+      }
+    }
+    if (subgraph.validTensorId(op.weights())) {
+      pass.weights = op.weights();
+      // insert_dma: weights are copied into fast storage unless only a vector product reads them.
+      pass.weightsBuffered = memory.constantArea != memory.fastStorageArea && !is(op.type, OpCategory::VectorProduct);
+    }
+    pass.hasBias = subgraph.validTensorId(op.bias());
+    passes_.push_back(std::move(pass));
+  }
+}
+
+void PassGraph::linkPasses() {
+  const Subgraph& subgraph = *subgraph_;
+  std::map<TensorId, std::vector<int>> producers;
+  for (const DpPass& pass : passes_) {
+    for (const TensorId output : subgraph.operation(pass.op).outputs) {
+      producers[output].push_back(pass.index);
+    }
+  }
+  std::vector<std::vector<int>> linked(passes_.size());
+  for (DpPass& pass : passes_) {
+    for (const TensorId input : subgraph.operation(pass.op).inputs) {
+      const auto it = producers.find(input);
+      if (it == producers.end()) {
+        continue;
+      }
+      for (const int producer : it->second) {
+        auto& list = linked[static_cast<std::size_t>(pass.index)];
+        if (producer != pass.index && std::find(list.begin(), list.end(), producer) == list.end()) {
+          list.push_back(producer);
+          passes_[static_cast<std::size_t>(producer)].successors.push_back(pass.index);
+        }
+      }
+    }
+  }
+  for (DpPass& pass : passes_) {
+    std::sort(pass.successors.begin(), pass.successors.end());
+    pass.successors.erase(std::unique(pass.successors.begin(), pass.successors.end()), pass.successors.end());
+  }
+  // nn_graph.build_pass_dag_predecessors: a depth-first walk from the passes nobody reads drops every
+  // link that would close a loop, so the search can recurse over predecessors without revisiting.
+  enum class Visit : std::uint8_t { NotVisited, BeingVisited, Visited };
+  std::vector<Visit> state(passes_.size(), Visit::NotVisited);
+  struct Frame {
+    int pass;
+    std::size_t next;
+  };
+  for (const DpPass& start : passes_) {
+    if (!start.successors.empty() || state[static_cast<std::size_t>(start.index)] != Visit::NotVisited) {
+      continue;
+    }
+    std::vector<Frame> stack{{start.index, 0}};
+    state[static_cast<std::size_t>(start.index)] = Visit::BeingVisited;
+    while (!stack.empty()) {
+      Frame& frame = stack.back();
+      const auto& candidates = linked[static_cast<std::size_t>(frame.pass)];
+      if (frame.next == candidates.size()) {
+        state[static_cast<std::size_t>(frame.pass)] = Visit::Visited;
+        stack.pop_back();
+        continue;
+      }
+      const int predecessor = candidates[frame.next++];
+      auto& predecessorState = state[static_cast<std::size_t>(predecessor)];
+      if (predecessorState == Visit::BeingVisited) {
+        continue; // a loop: this link is dropped
+      }
+      passes_[static_cast<std::size_t>(frame.pass)].predecessors.push_back(predecessor);
+      if (predecessorState == Visit::NotVisited) {
+        predecessorState = Visit::BeingVisited;
+        stack.push_back({predecessor, 0});
+      }
+    }
+  }
+}
+
+void PassGraph::estimateWeights() {
+  const std::int64_t limit = accelerator_->memory().arenaCacheSize;
+  tbb::parallel_for(std::size_t{0}, passes_.size(), [&](std::size_t i) {
+    DpPass& pass = passes_[i];
+    if (pass.weights == kNoTensor) {
+      return;
+    }
+    pass.weightEstimate =
+        std::make_shared<const WeightEstimate>(npu::dp::estimateWeights(*subgraph_, operation(pass.index), *accelerator_));
+    // insert_dma.weights_fit_sram: a double buffer of 16 channels must fit.
+    const WeightEstimate& estimate = *pass.weightEstimate;
+    const double minimum = estimate.worstCompression * static_cast<double>(estimate.elementsPerChannel) *
+                           kSearchSliceDepth * 2.0;
+    if (limit > 0 && minimum > static_cast<double>(limit)) {
+      pass.weightsBuffered = false;
+    }
+  });
+}
+
+std::int64_t PassGraph::linearBytes(TensorId tensor) const {
+  const Tensor& t = subgraph_->tensor(tensor);
+  return allocationBytes(static_cast<double>(t.byteSize()));
+}
+
+std::int64_t PassGraph::inputBytesInSearchedMemory(int index) const {
+  std::int64_t bytes = 0;
+  if (featureMapsInSearchedMemory()) {
+    for (const TensorId input : pass(index).featureMapInputs) {
+      bytes += linearBytes(input);
+    }
+  }
+  return bytes;
+}
+
+std::int64_t PassGraph::outputBytesInSearchedMemory(int index) const {
+  std::int64_t bytes = 0;
+  if (featureMapsInSearchedMemory()) {
+    for (const TensorId output : operation(index).outputs) {
+      if (subgraph_->validTensorId(output)) {
+        bytes += linearBytes(output);
+      }
+    }
+  }
+  return bytes;
+}
+
+std::int64_t PassGraph::residentWeightBytes(int index, double scaling) const {
+  const DpPass& p = pass(index);
+  if (!p.weightsBuffered || !p.weightEstimate) {
+    return 0;
+  }
+  return allocationBytes(static_cast<double>(p.weightEstimate->weightBytes) * scaling);
+}
+
+std::int64_t PassGraph::doubleBufferBytes(int index, int blockDepth, double scaling) const {
+  const DpPass& p = pass(index);
+  if (!p.weightsBuffered || !p.weightEstimate) {
+    return 0;
+  }
+  const WeightEstimate& estimate = *p.weightEstimate;
+  const auto channels = std::min<std::int64_t>(estimate.outputChannels, std::int64_t{2} * blockDepth);
+  return allocationBytes(static_cast<double>(estimate.elementsPerChannel * channels) * estimate.worstCompression *
+                         scaling);
+}
+
+std::int64_t PassGraph::rollingBufferBytes(int index, int height) const {
+  const DpPass& p = pass(index);
+  const Tensor& ifm = subgraph_->tensor(p.ifm);
+  const Shape4 shape = Shape4::fromShape(ifm.shape);
+  // Rolling buffers hold brick-format rows, so the depth is rounded to 16 (tensor.storage_size_for_sub_purpose).
+  const std::int64_t rows = std::min(shape.height, height);
+  const std::int64_t depth = roundUp(shape.depth, 16);
+  return allocationBytes(static_cast<double>(rows * shape.width * depth * bytesOf(ifm.type)));
+}
+
+std::string PassGraph::describe(int index) const { return subgraph_->describe(pass(index).op); }
+
+void PassGraph::computeNonLocalUsage() {
+  // live_range.extract_live_ranges_from_passes over the searched memory: pass i runs at time 2i; a
+  // tensor is live from its first to its last use; an elementwise OFM may share its IFM's range.
+  const Subgraph& subgraph = *subgraph_;
+  const int count = size();
+  const std::int64_t endTime = 2 * static_cast<std::int64_t>(count);
+  std::vector<std::int64_t> usage(static_cast<std::size_t>(endTime + 2), 0);
+  struct Range {
+    std::int64_t start = std::numeric_limits<std::int64_t>::max();
+    std::int64_t end = -1;
+    std::int64_t size = 0;
+  };
+  std::map<TensorId, std::size_t> rangeOf;
+  std::vector<Range> ranges;
+  const auto range = [&](TensorId tensor, std::int64_t size) -> Range& {
+    const auto [it, inserted] = rangeOf.emplace(tensor, ranges.size());
+    if (inserted) {
+      ranges.push_back(Range{std::numeric_limits<std::int64_t>::max(), -1, size});
+    }
+    return ranges[it->second];
+  };
+  const bool featureMaps = featureMapsInSearchedMemory();
+  std::map<TensorId, int> consumers;
+  for (const Operation& op : subgraph.operations) {
+    for (const TensorId input : op.inputs) {
+      ++consumers[input];
+    }
+  }
+  if (featureMaps) {
+    for (const DpPass& p : passes_) {
+      // merge_elementwise_op_ranges: the OFM may overwrite an input of equal shape, type and format
+      // that nothing else reads.
+      if (!p.elementwise || p.type == OpType::SHL || p.type == OpType::SHR) {
+        continue;
+      }
+      for (const TensorId input : {p.ifm, p.ifm2}) {
+        if (!subgraph.validTensorId(input) || subgraph.tensor(input).isConstant() || rangeOf.contains(p.ofm)) {
+          continue;
+        }
+        const Tensor& in = subgraph.tensor(input);
+        const Tensor& out = subgraph.tensor(p.ofm);
+        const Shape4 inShape = input == p.ifm ? p.shapes.ifm : p.shapes.ifm2.value_or(Shape4{});
+        if (!in.shape.isScalar() && in.type == out.type && in.format == out.format && inShape == p.shapes.ofm &&
+            consumers[input] == 1) {
+          range(input, linearBytes(input)); // creates the range when the input has none yet
+          rangeOf[p.ofm] = rangeOf.at(input);
+          break;
+        }
+      }
+    }
+  }
+  const auto mark = [](Range& r, std::int64_t time) {
+    r.start = std::min(r.start, time);
+    r.end = std::max(r.end, time + 1);
+  };
+  std::vector<std::int64_t> local(static_cast<std::size_t>(count), 0);
+  for (const DpPass& p : passes_) {
+    const std::int64_t time = 2 * static_cast<std::int64_t>(p.index);
+    auto& own = local[static_cast<std::size_t>(p.index)];
+    if (featureMaps) {
+      for (const TensorId input : p.featureMapInputs) {
+        mark(range(input, linearBytes(input)), time);
+        own += linearBytes(input);
+      }
+      for (const TensorId output : operation(p.index).outputs) {
+        if (subgraph.validTensorId(output)) {
+          mark(range(output, linearBytes(output)), time);
+          own += linearBytes(output);
+        }
+      }
+    }
+    if (p.weightsBuffered) {
+      const std::int64_t bytes = residentWeightBytes(p.index, 1.0);
+      Range weights{time, time + 1, bytes};
+      ranges.push_back(weights);
+      own += bytes;
+    }
+  }
+  if (featureMaps) {
+    for (const TensorId output : region_->outputs) {
+      if (rangeOf.contains(output)) {
+        mark(ranges[rangeOf[output]], endTime);
+      }
+    }
+  }
+  for (const Range& r : ranges) {
+    for (std::int64_t t = std::max<std::int64_t>(r.start, 0); t < r.end && t < static_cast<std::int64_t>(usage.size()); ++t) {
+      usage[static_cast<std::size_t>(t)] += r.size;
+    }
+  }
+  nonLocalUsage_.resize(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    nonLocalUsage_[static_cast<std::size_t>(i)] =
+        usage[static_cast<std::size_t>(2 * i)] - local[static_cast<std::size_t>(i)];
+  }
+}
+
+} // namespace npu::dp
