@@ -11,6 +11,7 @@
 #include "npu/core/diagnostics.hpp"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
 
@@ -25,7 +26,8 @@ struct Chunk {
   std::uint32_t unary = 0;        ///< weights: first unary field (WUNARY0); zero runs: ZUNARY
   std::uint32_t secondUnary = 0;  ///< weights only: WUNARY1
   int secondUnaryBits = 0;
-  std::vector<int> remainders;
+  std::array<int, kWeightUnaryBits> remainders{}; ///< a chunk completes at most 12 symbols
+  int remainderCount = 0;
 };
 
 /// Cuts a symbol sequence into chunks of `slots` unary slots. Quotients are sent in unary: a weight
@@ -58,7 +60,7 @@ public:
         ++slot;
       }
       if (quotient_ < 0 && remainder_ >= 0) {
-        chunk.remainders.push_back(remainder_);
+        chunk.remainders[static_cast<std::size_t>(chunk.remainderCount++)] = remainder_;
         ++position_;
       }
     }
@@ -123,8 +125,8 @@ void writeSliceHeader(BitWriter& writer, const SliceInput& slice, const GrcParam
 
 void writeRemainders(BitWriter& writer, const std::optional<Chunk>& chunk, int divisorBits) {
   if (chunk) {
-    for (const int remainder : chunk->remainders) {
-      writer.put(divisorBits, static_cast<std::uint32_t>(remainder));
+    for (int index = 0; index < chunk->remainderCount; ++index) {
+      writer.put(divisorBits, static_cast<std::uint32_t>(chunk->remainders[static_cast<std::size_t>(index)]));
     }
   }
 }

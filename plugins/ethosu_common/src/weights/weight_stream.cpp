@@ -48,8 +48,8 @@ void appendCoreScales(std::vector<std::uint8_t>& stream, const WeightStreamInput
 } // namespace
 
 WeightTraversal chooseConvolutionTraversal(int kernelHeight, int kernelWidth, int ifmDepth, int ifmBits) {
-  const double kernelSize = double(kernelHeight) * kernelWidth;
-  const double depth = ifmDepth;
+  const double kernelSize = static_cast<double>(kernelHeight) * kernelWidth;
+  const auto depth = static_cast<double>(ifmDepth);
   const double depthUtilisation = depth / static_cast<double>(npu::roundUp(ifmDepth, ifmBits == 8 ? 32 : 16));
   const double partKernelUtilisation =
       (depth / static_cast<double>(npu::roundUp(ifmDepth, 8))) *
