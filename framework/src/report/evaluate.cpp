@@ -50,7 +50,8 @@ PerformanceContext contextFor(const Subgraph& subgraph, const Operation& op, con
                                      plan.buffered() ? std::optional(plan.bufferArea) : std::nullopt,
                                      plan.doubleBuffered(),
                                      plan.firstTransferBytes,
-                                     plan.fullTransferCycles};
+                                     plan.fullTransferCycles,
+                                     plan.scalesBuffered};
   } else if (query.hasScalesBiases) {
     query.constantArea = memory.constantArea;
   }

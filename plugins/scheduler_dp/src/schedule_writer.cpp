@@ -203,9 +203,10 @@ Schedule buildSchedule(const Graph& ir, const PassGraph& graph, const PassEvalua
       // move_scales_to_fast_storage: IFM-streamed passes read their scales once per stripe.
       if (options.cacheBiasScaleTensor && strategy->kind == StreamingStrategy::IfmStream && pass.hasBias) {
         const std::int64_t bytes = scaleTensorBytes(pass.shapes.ofm.depth, graph.accelerator().info().cores);
-        if (cascadeBytes + bytes <= sramLimit) {
+        if (cascadeBytes + bytes <= sramLimit && scheduled.weights && scheduled.weights->buffered()) {
           buffers.push_back({bytes, false});
           cascadeBytes += bytes;
+          scheduled.weights->scalesBuffered = true;
         }
       }
       layout.addPass(pass.index, cascadeId, strategy, std::move(buffers));

@@ -69,6 +69,9 @@ struct WeightTransfer {
   bool doubleBuffered = false;
   std::int64_t firstTransferBytes = 0; ///< bytes of the first DMA (first depth slice, all cores)
   double fullTransferCycles = 0.0;     ///< cycles to transfer all weights into the buffers
+  /// Scales and biases are also copied into the buffer memory once and read from there (Vela 2.1's
+  /// cached bias/scale tensor of IFM-streamed passes).
+  bool scalesBuffered = false;
 };
 
 /// A DMA of constant data done for the operation (e.g. a LUT into internal memory).

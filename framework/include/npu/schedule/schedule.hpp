@@ -32,6 +32,7 @@ struct WeightPlan {
   MemoryArea bufferArea = MemoryArea::Unknown;  ///< home of the buffers, if any
   std::int64_t firstTransferBytes = 0;
   double fullTransferCycles = 0.0;
+  bool scalesBuffered = false; ///< scales/biases copied into bufferArea once (see WeightTransfer)
   [[nodiscard]] bool buffered() const { return !bufferBytes.empty(); }
   [[nodiscard]] bool doubleBuffered() const { return bufferBytes.size() > 1; }
 };

@@ -45,7 +45,7 @@ double blockTransferCycles(const Architecture& arch, npu::MemoryArea area, bool 
                            const Block& block) {
   const npu::Shape4 blockShape{1, block.height, block.width, block.depth};
   const double bytes = static_cast<double>(block.height) * block.width * npu::roundUp(block.depth, 16) * elementBytes;
-  return transferEfficiencyBytes(arch, area, isRead, elementBytes, blockShape, block, bytes) /
+  return transferEfficiencyBytes(arch, area, isRead, npu::TensorFormat::NHCWB16, elementBytes, blockShape, block, bytes) /
          arch.bandwidthPerCycle(area);
 }
 
@@ -126,18 +126,29 @@ Block ifmBlockSize(const Architecture& arch, int ifmBlockDepth, const Block& ofm
                static_cast<int>(npu::roundUp(height, microBlock.height)), ifmBlockDepth};
 }
 
-double transferEfficiencyBytes(const Architecture& arch, npu::MemoryArea area, bool isRead, int elementBytes,
-                               const npu::Shape4& shape, const Block& block, double bytes) {
-  // Vela 2.1 judges every feature map as if stored in the brick format: its channel stride is one
-  // 16-deep brick row of the whole width.
-  const std::int64_t channelStride = std::int64_t{16} * elementBytes * shape.width;
+double transferEfficiencyBytes(const Architecture& arch, npu::MemoryArea area, bool isRead, npu::TensorFormat format,
+                               int elementBytes, const npu::Shape4& shape, const Block& block, double bytes) {
   std::int64_t burst = 0;
-  if (channelStride == block.depth) {
-    burst = std::int64_t{elementBytes} * block.depth * block.width;
-  } else if (isRead) {
-    burst = std::int64_t{16} * elementBytes * block.width;
+  const std::int64_t element = elementBytes;
+  if (format == npu::TensorFormat::NHCWB16) {
+    // The channel stride of the brick format is one 16-deep brick row of the whole width.
+    const std::int64_t channelStride = 16 * element * shape.width;
+    if (channelStride == block.depth) {
+      burst = element * block.depth * block.width;
+    } else if (isRead) {
+      burst = 16 * element * block.width;
+    } else {
+      burst = 16 * element * block.width * arch.cores();
+    }
   } else {
-    burst = std::int64_t{16} * elementBytes * block.width * arch.cores();
+    const std::int64_t columnStride = element * shape.depth;
+    if (isRead) {
+      burst = columnStride == block.depth ? element * block.depth * block.width : element * block.depth;
+    } else if (block.depth <= 16 && columnStride == block.depth) {
+      burst = element * block.depth * block.width;
+    } else {
+      burst = std::min<std::int64_t>({64, 16 * element * arch.cores(), block.depth * element});
+    }
   }
   const int memoryBurst = arch.burstLength(area);
   burst = std::min<std::int64_t>(memoryBurst, burst);
@@ -243,7 +254,8 @@ double convolutionPoolingCycles(const Architecture& arch, const PassQuery& query
   const std::int64_t blockElements = std::int64_t{ofmBlock.width} * ofmBlock.height * ofmBlock.depth;
   double outputBlockCycles = outputCycles(arch, query, blockElements, accumulator40, std::nullopt);
   if (query.hasScales) {
-    const double biasCycles = 10.0 * std::min(ofmBlock.depth, ofmShape.depth) * arch.readLatency(query.scaleArea) / 256.0;
+    const npu::MemoryArea scaleArea = query.scaleBufferArea.value_or(query.scaleArea);
+    const double biasCycles = 10.0 * std::min(ofmBlock.depth, ofmShape.depth) * arch.readLatency(scaleArea) / 256.0;
     outputBlockCycles = std::max(outputBlockCycles, biasCycles);
   }
   const double commandCycles = minimalCommandCycles(arch, query, ifmBlock, ofmBlock, computeCycles, outputBlockCycles);

@@ -130,7 +130,8 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
   // Outputs.
   const double ofmBytes = featureMapBytes(query.ofm);
   add(query.ofm.area, TensorPurpose::FeatureMap, AccessDirection::Write, ofmBytes,
-      transferEfficiencyBytes(arch, query.ofm.area, false, npu::bytesOf(query.ofm.type), ofmShape, ofmBlock, ofmBytes));
+      transferEfficiencyBytes(arch, query.ofm.area, false, query.ofm.format, npu::bytesOf(query.ofm.type), ofmShape,
+                              ofmBlock, ofmBytes));
 
   // Weights: copied once by DMA into their buffer and read from it per OFM block, or read in place.
   double dmaBytes = 0.0;
@@ -150,10 +151,19 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
           bytes * weightReadMultiple);
     }
   }
-  // Scales and biases are a tensor of their own that Vela 2.1 accounts as a feature map.
+  // Scales and biases are a tensor of their own that Vela 2.1 accounts as a feature map; it reads the
+  // one-dimensional tensor with the burst of a brick-format IFM of its bias type.
   if (query.hasScales) {
     const double bytes = static_cast<double>(kScaleBiasBytesPerChannel) * ofmShape.depth;
-    add(query.scaleArea, TensorPurpose::FeatureMap, AccessDirection::Read, bytes, bytes);
+    const double scaledBytes =
+        transferEfficiencyBytes(arch, query.scaleArea, true, npu::TensorFormat::NHCWB16, query.scaleElementBytes,
+                                npu::Shape4{1, 1, 1, 1},
+                                Block{ifmBlock.width, 1, 0}, bytes);
+    add(query.scaleArea, TensorPurpose::FeatureMap, AccessDirection::Read, bytes, scaledBytes);
+    if (query.scaleBufferArea) {
+      add(*query.scaleBufferArea, TensorPurpose::ScalesBiases, AccessDirection::Write, bytes, bytes);
+      add(*query.scaleBufferArea, TensorPurpose::ScalesBiases, AccessDirection::Read, bytes, bytes);
+    }
     if (dmaSource) {
       dmaBytes += bytes;
     }
@@ -166,13 +176,13 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
   // Inputs.
   const double ifmBytes = featureMapBytes(query.ifm) * ifmReadMultiple;
   add(query.ifm.area, TensorPurpose::FeatureMap, AccessDirection::Read, ifmBytes,
-      transferEfficiencyBytes(arch, query.ifm.area, true, npu::bytesOf(query.ifm.type), query.ifm.shape, ifmBlock,
-                              ifmBytes));
+      transferEfficiencyBytes(arch, query.ifm.area, true, query.ifm.format, npu::bytesOf(query.ifm.type),
+                              query.ifm.shape, ifmBlock, ifmBytes));
   if (query.ifm2) {
     const double ifm2Bytes = featureMapBytes(*query.ifm2);
     add(query.ifm2->area, TensorPurpose::FeatureMap, AccessDirection::Read, ifm2Bytes,
-        transferEfficiencyBytes(arch, query.ifm2->area, true, npu::bytesOf(query.ifm2->type), query.ifm2->shape,
-                                ifmBlock, ifm2Bytes));
+        transferEfficiencyBytes(arch, query.ifm2->area, true, query.ifm2->format, npu::bytesOf(query.ifm2->type),
+                                query.ifm2->shape, ifmBlock, ifm2Bytes));
   }
 
   if (query.firstNpuPass && dmaSource && arch.bandwidthPerCycle(*dmaSource) > 0.0) {
@@ -235,6 +245,14 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     passWeights.bufferArea = weights.bufferArea;
     query.weights = passWeights;
     query.scaleArea = weights.sourceArea;
+  }
+  if (const npu::Tensor* bias = subgraph.findTensor(op.bias())) {
+    query.scaleElementBytes = npu::bytesOf(bias->type);
+  } else {
+    query.scaleElementBytes = ifmBits == 16 ? 8 : 4; // the bias Vela adds: int64 for 16-bit IFMs
+  }
+  if (weights.present && weights.scalesBuffered && weights.bufferArea) {
+    query.scaleBufferArea = weights.bufferArea;
   }
   query.lut = context.lutTransfer;
   return query;

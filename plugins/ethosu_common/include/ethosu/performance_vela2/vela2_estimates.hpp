@@ -46,6 +46,9 @@ struct PassQuery {
   std::optional<PassWeights> weights;
   bool hasScales = false;       ///< the pass streams scales and biases (10 bytes per OFM channel)
   npu::MemoryArea scaleArea = npu::MemoryArea::Unknown;
+  int scaleElementBytes = 4;    ///< bytes of one bias value in the model (int32, or int64 for 16-bit IFMs)
+  /// The scales are copied once into this memory and read from there (an FSBias tensor).
+  std::optional<npu::MemoryArea> scaleBufferArea;
   std::optional<npu::ConstantTransfer> lut;
   /// The pass is the first NPU pass of its subgraph: its DMA transfers add to the NPU cycles.
   bool firstNpuPass = false;
@@ -59,10 +62,11 @@ struct PassQuery {
                                  const npu::Kernel& kernel, npu::Resampling resampling);
 
 /// npu_performance.estimate_memory_transfer_efficiency: `bytes` scaled by the burst efficiency of
-/// accessing a feature map of `shape` (stored in the brick format) in blocks of `block`.
+/// accessing a feature map of `shape` in blocks of `block`. Vela 2.1 judges every feature map as if
+/// stored in the brick format unless it must stay linear (NHWC).
 [[nodiscard]] double transferEfficiencyBytes(const Architecture& arch, npu::MemoryArea area, bool isRead,
-                                             int elementBytes, const npu::Shape4& shape, const Block& block,
-                                             double bytes);
+                                             npu::TensorFormat format, int elementBytes, const npu::Shape4& shape,
+                                             const Block& block, double bytes);
 
 /// npu_performance.estimate_output_cycles: cycles to write `elements` OFM elements.
 [[nodiscard]] double outputCycles(const Architecture& arch, const PassQuery& query, std::int64_t elements,

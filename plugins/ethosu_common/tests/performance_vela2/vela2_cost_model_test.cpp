@@ -1,0 +1,165 @@
+// The 2020 cost model against passes of Vela 2.1.1's pass-breakdown CSVs (shared/reference/vela21,
+// C1: Ethos-U55-128, Ethos_U55_High_End_Embedded, Shared_Sram). Each case rebuilds one pass as Vela
+// scheduled it (block config, strategy, compressed weight size) and expects its cycles, MACs and bytes.
+#include "ethosu/accelerator/accelerator.hpp"
+#include "ethosu/performance/cost_model.hpp"
+#include "ethosu/performance_vela2/vela2_cost_model.hpp"
+#include "ethosu/performance_vela2/vela2_estimates.hpp"
+
+#include "support/test_support.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+namespace {
+
+using npu::AccessDirection;
+using npu::CycleComponent;
+using npu::MemoryArea;
+using npu::TensorFormat;
+using npu::TensorPurpose;
+using ethosu::vela2::Block;
+using ethosu::vela2::BlockTraversal;
+using ethosu::vela2::PassQuery;
+using ethosu::vela2::PassWeights;
+
+std::unique_ptr<ethosu::Accelerator> u55High() {
+  npu::AcceleratorConfig config;
+  config.variant = "ethos-u55-128";
+  config.system = "ethos_u55_high_end_embedded";
+  config.memoryMode = "shared_sram";
+  config.configSearchPath = {npu::test::sourceDir() / "configs"};
+  config.options.set("cost_model", std::string("vela2"));
+  return ethosu::makeAccelerator(config);
+}
+
+npu::FeatureMapQuery featureMap(npu::Shape4 shape, TensorFormat format = TensorFormat::NHCWB16) {
+  return npu::FeatureMapQuery{shape, npu::DataType::Int8, format, MemoryArea::Sram};
+}
+
+PassQuery pass(npu::OpType type, npu::Shape4 ifm, npu::Shape4 ofm, Block block) {
+  PassQuery query;
+  query.traits.type = type;
+  query.traits.blockType = ethosu::npuBlockTypeOf(type);
+  query.ifm = featureMap(ifm);
+  query.ofm = featureMap(ofm);
+  query.ofmBlock = block;
+  return query;
+}
+
+void withWeights(PassQuery& query, std::int64_t bytes, bool buffered) {
+  query.weights = PassWeights{bytes, MemoryArea::OffChipFlash,
+                              buffered ? std::optional(MemoryArea::Sram) : std::nullopt};
+  query.hasScales = true;
+  query.scaleArea = MemoryArea::OffChipFlash;
+}
+
+double bytes(const npu::OperationPerformance& p, MemoryArea area, TensorPurpose purpose, AccessDirection direction) {
+  return p.byteCount(area, purpose, direction);
+}
+
+/// Vela prints cycles rounded; compare to the cycle.
+void requireCycles(const npu::OperationPerformance& p, double npuCycles, double sram, double flash) {
+  BOOST_TEST(p.cycle(CycleComponent::Npu) == npuCycles, boost::test_tools::tolerance(0.6 / npuCycles));
+  BOOST_TEST(p.cycle(CycleComponent::SramAccess) == sram, boost::test_tools::tolerance(1.0 / std::max(sram, 1.0)));
+  BOOST_TEST(p.cycle(CycleComponent::OffChipFlashAccess) == flash,
+             boost::test_tools::tolerance(1.0 / std::max(flash, 1.0)));
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(vela2_cost_model)
+
+BOOST_AUTO_TEST_CASE(the_accelerator_offers_the_2020_model_as_vela2) {
+  const auto names = ethosu::costModelNames();
+  BOOST_TEST(std::find(names.begin(), names.end(), "vela2") != names.end());
+  BOOST_TEST(names.front() == "vela3"); // the default stays first
+  const auto accelerator = u55High();
+  BOOST_TEST(dynamic_cast<const ethosu::Vela2CostModel*>(&accelerator->costModel()) != nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(an_ifm_streamed_depthwise_convolution_reads_weights_once_per_ofm_block) {
+  // tflm_person_detect_int8, MobilenetV1/Conv2d_1_depthwise: IfmStream, block (16, 12, 8, 8).
+  const auto accelerator = u55High();
+  PassQuery query = pass(npu::OpType::DepthwiseConv2DBias, {1, 48, 48, 8}, {1, 48, 48, 8}, Block{12, 16, 8});
+  query.traits.kernel = npu::Kernel{3, 3, 1, 1, 1, 1};
+  query.traits.activation = npu::OpType::Relu6;
+  query.traversal = BlockTraversal::DepthWise;
+  withWeights(query, 112, true);
+  query.scaleBufferArea = MemoryArea::Sram; // IFM-streamed: scales cached in SRAM
+  const auto p = ethosu::vela2::estimatePass(accelerator->architecture(), query);
+  requireCycles(p, 14592, 9418, 192);
+  BOOST_TEST(p.macs == 165888);
+  BOOST_TEST(bytes(p, MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Read) == 36864);
+  BOOST_TEST(bytes(p, MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Write) == 36864);
+  BOOST_TEST(bytes(p, MemoryArea::Sram, TensorPurpose::Weights, AccessDirection::Read) == 1344);
+  BOOST_TEST(bytes(p, MemoryArea::Sram, TensorPurpose::Weights, AccessDirection::Write) == 112);
+  BOOST_TEST(bytes(p, MemoryArea::OffChipFlash, TensorPurpose::Weights, AccessDirection::Read) == 112);
+  BOOST_TEST(bytes(p, MemoryArea::OffChipFlash, TensorPurpose::FeatureMap, AccessDirection::Read) == 80);
+}
+
+BOOST_AUTO_TEST_CASE(an_ifm_streamed_pointwise_convolution_counts_every_mac) {
+  // tflm_person_detect_int8, MobilenetV1/Conv2d_1_pointwise: IfmStream, block (16, 8, 8, 16).
+  const auto accelerator = u55High();
+  PassQuery query = pass(npu::OpType::Conv2DBias, {1, 48, 48, 8}, {1, 48, 48, 16}, Block{8, 16, 16});
+  query.traits.activation = npu::OpType::Relu6;
+  query.traversal = BlockTraversal::PartKernelFirst;
+  withWeights(query, 208, true);
+  query.scaleBufferArea = MemoryArea::Sram;
+  const auto p = ethosu::vela2::estimatePass(accelerator->architecture(), query);
+  requireCycles(p, 18944, 9750, 368);
+  BOOST_TEST(p.macs == 294912);
+  BOOST_TEST(bytes(p, MemoryArea::Sram, TensorPurpose::Weights, AccessDirection::Read) == 3744);
+}
+
+BOOST_AUTO_TEST_CASE(a_weight_streamed_convolution_rereads_its_ifm_per_ofm_depth_block) {
+  // tflm_person_detect_int8, MobilenetV1/Conv2d_2_pointwise: WeightStream, block (5, 24, 16, 16).
+  const auto accelerator = u55High();
+  PassQuery query = pass(npu::OpType::Conv2DBias, {1, 24, 24, 16}, {1, 24, 24, 32}, Block{24, 5, 16});
+  query.traits.activation = npu::OpType::Relu6;
+  query.traversal = BlockTraversal::DepthFirst;
+  withWeights(query, 672, true);
+  const auto p = ethosu::vela2::estimatePass(accelerator->architecture(), query);
+  requireCycles(p, 10096, 5112, 992);
+  BOOST_TEST(p.macs == 294912);
+  BOOST_TEST(bytes(p, MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Read) == 18432);
+  BOOST_TEST(bytes(p, MemoryArea::Sram, TensorPurpose::Weights, AccessDirection::Read) == 3360);
+}
+
+BOOST_AUTO_TEST_CASE(average_pooling_counts_no_macs) {
+  // tflm_person_detect_int8, MobilenetV1/Logits/AvgPool_1a: block (1, 2, 64, 64).
+  const auto accelerator = u55High();
+  PassQuery query = pass(npu::OpType::AvgPool, {1, 3, 3, 256}, {1, 1, 1, 256}, Block{2, 1, 64});
+  query.traits.kernel = npu::Kernel{3, 3, 1, 1, 1, 1};
+  const auto p = ethosu::vela2::estimatePass(accelerator->architecture(), query);
+  requireCycles(p, 350, 352, 0);
+  BOOST_TEST(p.macs == 0);
+  BOOST_TEST(p.cycle(CycleComponent::Total) == 352, boost::test_tools::tolerance(0.01));
+}
+
+BOOST_AUTO_TEST_CASE(a_fully_connected_layer_reads_its_weights_from_flash) {
+  // tflm_person_detect_int8, MobilenetV1/Logits/Conv2d_1c_1x1/BiasAdd_fc: block (1, 2, 32, 8); the
+  // OFM feeds a reshape and stays linear.
+  const auto accelerator = u55High();
+  PassQuery query = pass(npu::OpType::FullyConnected, {1, 1, 1, 256}, {1, 1, 1, 2}, Block{2, 1, 8});
+  query.ofm.format = TensorFormat::NHWC;
+  withWeights(query, 752, false);
+  const auto p = ethosu::vela2::estimatePass(accelerator->architecture(), query);
+  requireCycles(p, 37, 68, 792);
+  BOOST_TEST(p.macs == 512);
+  BOOST_TEST(bytes(p, MemoryArea::OffChipFlash, TensorPurpose::Weights, AccessDirection::Read) == 752);
+  BOOST_TEST(bytes(p, MemoryArea::OffChipFlash, TensorPurpose::FeatureMap, AccessDirection::Read) == 20);
+}
+
+BOOST_AUTO_TEST_CASE(an_elementwise_add_costs_its_output_elements) {
+  // mlperf_tiny_ic_resnet8_int8, model/add/add with a fused ReLU: block (32, 8, 16, 16).
+  const auto accelerator = u55High();
+  PassQuery query = pass(npu::OpType::Add, {1, 32, 32, 16}, {1, 32, 32, 16}, Block{8, 32, 16});
+  query.ifm2 = featureMap({1, 32, 32, 16});
+  query.traits.activation = npu::OpType::Relu;
+  const auto p = ethosu::vela2::estimatePass(accelerator->architecture(), query);
+  requireCycles(p, 24576, 6144, 0);
+  BOOST_TEST(bytes(p, MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Read) == 32768);
+  BOOST_TEST(bytes(p, MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Write) == 16384);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
