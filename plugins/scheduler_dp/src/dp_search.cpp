@@ -98,10 +98,33 @@ StrategySetPtr DpSearch::run() {
     }
     static_cast<void>(searchOutput(pass));
   }
+  // The passes nobody reads; passes only a loop reads are added, latest first, until every pass is
+  // reached through DAG predecessors.
   std::vector<int> starting;
+  std::vector<bool> reached(static_cast<std::size_t>(graph_.size()), false);
+  const auto reach = [&](int start) {
+    std::vector<int> stack{start};
+    while (!stack.empty()) {
+      const int pass = stack.back();
+      stack.pop_back();
+      if (reached[static_cast<std::size_t>(pass)]) {
+        continue;
+      }
+      reached[static_cast<std::size_t>(pass)] = true;
+      const auto& predecessors = graph_.pass(pass).predecessors;
+      stack.insert(stack.end(), predecessors.begin(), predecessors.end());
+    }
+  };
   for (const DpPass& pass : graph_.passes()) {
     if (pass.successors.empty()) {
       starting.push_back(pass.index);
+      reach(pass.index);
+    }
+  }
+  for (int pass = graph_.size() - 1; pass >= 0; --pass) {
+    if (!reached[static_cast<std::size_t>(pass)]) {
+      starting.push_back(pass);
+      reach(pass);
     }
   }
   const Candidates data = searchPassList(starting);

@@ -157,12 +157,22 @@ void PassGraph::linkPasses() {
     int pass;
     std::size_t next;
   };
-  for (const DpPass& start : passes_) {
-    if (!start.successors.empty() || state[static_cast<std::size_t>(start.index)] != Visit::NotVisited) {
+  // Passes nobody reads first; then, latest first, whatever only loops reach.
+  std::vector<int> starts;
+  for (const DpPass& pass : passes_) {
+    if (pass.successors.empty()) {
+      starts.push_back(pass.index);
+    }
+  }
+  for (int index = size() - 1; index >= 0; --index) {
+    starts.push_back(index);
+  }
+  for (const int startIndex : starts) {
+    if (state[static_cast<std::size_t>(startIndex)] != Visit::NotVisited) {
       continue;
     }
-    std::vector<Frame> stack{{start.index, 0}};
-    state[static_cast<std::size_t>(start.index)] = Visit::BeingVisited;
+    std::vector<Frame> stack{{startIndex, 0}};
+    state[static_cast<std::size_t>(startIndex)] = Visit::BeingVisited;
     while (!stack.empty()) {
       Frame& frame = stack.back();
       const auto& candidates = linked[static_cast<std::size_t>(frame.pass)];
@@ -174,7 +184,8 @@ void PassGraph::linkPasses() {
       const int predecessor = candidates[frame.next++];
       auto& predecessorState = state[static_cast<std::size_t>(predecessor)];
       if (predecessorState == Visit::BeingVisited) {
-        continue; // a loop: this link is dropped
+        hasLoops_ = true; // this link closes a loop and is dropped
+        continue;
       }
       passes_[static_cast<std::size_t>(frame.pass)].predecessors.push_back(predecessor);
       if (predecessorState == Visit::NotVisited) {

@@ -80,6 +80,8 @@ public:
   [[nodiscard]] std::int64_t rollingBufferBytes(int pass, int height) const;
 
   [[nodiscard]] std::string describe(int pass) const;
+  /// Whether some link was dropped because it closed a loop.
+  [[nodiscard]] bool hasLoops() const { return hasLoops_; }
 
 private:
   void buildPasses();
@@ -93,6 +95,7 @@ private:
   const Accelerator* accelerator_;
   std::vector<DpPass> passes_;
   std::vector<std::int64_t> nonLocalUsage_;
+  bool hasLoops_ = false;
 };
 
 /// Bytes of a buffer as Vela allocates it: at least one byte, rounded up to 16.

@@ -132,11 +132,20 @@ std::vector<StrategyPtr> executionOrder(const PassGraph& graph, const StrategySe
     std::reverse(frame.pending.begin(), frame.pending.end());
     return frame;
   };
-  for (const DpPass& start : graph.passes()) {
-    if (!start.successors.empty() || !visited.insert(start.index).second) {
+  std::vector<int> starts;
+  for (const DpPass& pass : graph.passes()) {
+    if (pass.successors.empty()) {
+      starts.push_back(pass.index);
+    }
+  }
+  for (int index = graph.size() - 1; index >= 0; --index) {
+    starts.push_back(index); // passes only loops reach
+  }
+  for (const int start : starts) {
+    if (!visited.insert(start).second) {
       continue;
     }
-    std::vector<Frame> stack{frameFor(cascadeOf.at(start.index))};
+    std::vector<Frame> stack{frameFor(cascadeOf.at(start))};
     while (!stack.empty()) {
       Frame& frame = stack.back();
       if (frame.pending.empty()) {

@@ -71,7 +71,7 @@ BOOST_AUTO_TEST_SUITE(vela2_cost_model)
 
 BOOST_AUTO_TEST_CASE(the_accelerator_offers_the_2020_model_as_vela2) {
   const auto names = ethosu::costModelNames();
-  BOOST_TEST(std::find(names.begin(), names.end(), "vela2") != names.end());
+  BOOST_TEST((std::find(names.begin(), names.end(), "vela2") != names.end()));
   BOOST_TEST(names.front() == "vela3"); // the default stays first
   const auto accelerator = u55High();
   BOOST_TEST(dynamic_cast<const ethosu::Vela2CostModel*>(&accelerator->costModel()) != nullptr);

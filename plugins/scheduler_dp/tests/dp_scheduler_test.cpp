@@ -1,0 +1,162 @@
+// The DP scheduler on hand-made graphs with the fake accelerator of scheduler_common's tests.
+#include "dp_scheduler.hpp"
+#include "pass_graph.hpp"
+
+#include "support/scheduling_fakes.hpp"
+
+#include "npu/core/diagnostics.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <tbb/global_control.h>
+
+#include <sstream>
+
+using namespace npu;
+
+namespace {
+
+Schedule scheduleFirstRegion(const Graph& graph, const Accelerator& accelerator, const dp::DpOptions& options = {}) {
+  const auto regions = test::npuRegions(graph);
+  BOOST_REQUIRE(!regions.empty());
+  const OptionValues values;
+  SilentProgress progress;
+  const ScheduleRequest request{graph, regions.front(), accelerator, values, progress};
+  return dp::scheduleRegion(request, options);
+}
+
+/// Everything of a schedule the framework consumes, as text (for exact comparisons).
+std::string describe(const Schedule& schedule) {
+  std::ostringstream out;
+  for (const ScheduledOperation& op : schedule.operations) {
+    out << op.op << ' ' << op.strategy << ' ' << op.cascade << ' ' << op.blockConfig.ofmBlock.height << 'x'
+        << op.blockConfig.ofmBlock.width << 'x' << op.blockConfig.ofmBlock.depth << ' ' << op.estimatedCycles << ' '
+        << op.memoryUsage << ' ' << (op.weights ? op.weights->encodedBytes : -1) << '\n';
+  }
+  for (const BufferRequest& buffer : schedule.buffers) {
+    out << buffer.range.name << ' ' << buffer.range.start << '-' << buffer.range.end << ' ' << buffer.range.size
+        << ' ' << static_cast<int>(buffer.area) << '\n';
+  }
+  for (const auto& [tensor, home] : schedule.tensorHomes) {
+    out << tensor << ' ' << static_cast<int>(home.area) << ' ' << static_cast<int>(home.format) << '\n';
+  }
+  return out.str();
+}
+
+Graph mobileNetLikeChain(int blocks) {
+  test::GraphBuilder builder;
+  TensorId x = builder.conv(builder.input({1, 32, 32, 8}), 16, 3, 2);
+  for (int i = 0; i < blocks; ++i) {
+    x = builder.depthwise(x);
+    x = builder.conv(x, 16 * (1 + i % 2), 1);
+  }
+  const TensorId branch = builder.conv(x, 16 * (1 + (blocks - 1) % 2), 1);
+  builder.output(builder.fullyConnected(builder.add(x, branch), 10));
+  return builder.build();
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(dp_scheduler)
+
+BOOST_AUTO_TEST_CASE(every_operation_gets_a_streaming_strategy_and_a_block_config) {
+  const Graph graph = mobileNetLikeChain(3);
+  const test::FakeSchedulingAccelerator accelerator;
+  const Schedule schedule = scheduleFirstRegion(graph, accelerator);
+  BOOST_TEST(schedule.operations.size() == graph.subgraphs.front().operations.size());
+  for (const ScheduledOperation& op : schedule.operations) {
+    BOOST_TEST((op.strategy == "WeightStream" || op.strategy == "IfmStream"));
+    BOOST_TEST(op.blockConfig.ofmBlock.elements() > 0);
+  }
+  BOOST_TEST(!schedule.buffers.empty());
+}
+
+BOOST_AUTO_TEST_CASE(results_are_identical_at_one_and_two_threads) {
+  const Graph graph = mobileNetLikeChain(6);
+  const test::FakeSchedulingAccelerator accelerator;
+  std::string single;
+  {
+    const tbb::global_control control(tbb::global_control::max_allowed_parallelism, 1);
+    single = describe(scheduleFirstRegion(graph, accelerator));
+  }
+  std::string dual;
+  {
+    const tbb::global_control control(tbb::global_control::max_allowed_parallelism, 2);
+    dual = describe(scheduleFirstRegion(graph, accelerator));
+  }
+  BOOST_TEST(single == dual);
+}
+
+BOOST_AUTO_TEST_CASE(a_small_fast_storage_makes_ifm_streaming_cascade_through_rolling_buffers) {
+  test::GraphBuilder builder;
+  TensorId x = builder.input({1, 64, 64, 16});
+  for (int i = 0; i < 3; ++i) {
+    x = builder.conv(x, 16);
+  }
+  builder.output(x);
+  const Graph graph = builder.build();
+  test::FakeSystem system;
+  system.separateFastStorage = true;
+  system.fastStorageBytes = 24 * 1024;
+  const test::FakeSchedulingAccelerator accelerator(system);
+  const Schedule schedule = scheduleFirstRegion(graph, accelerator);
+  BOOST_TEST(schedule.operations.size() == 3U);
+  for (const auto& buffer : schedule.buffers) {
+    if (buffer.area == MemoryArea::Sram) {
+      BOOST_TEST(buffer.range.size <= system.fastStorageBytes);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_region_with_a_loop_is_scheduled_without_hanging) {
+  test::GraphBuilder builder;
+  const TensorId input = builder.input({1, 8, 8, 16});
+  const TensorId a = builder.conv(input, 16, 1);
+  const TensorId b = builder.conv(a, 16, 1);
+  const TensorId c = builder.add(a, b);
+  builder.output(c);
+  Graph graph = builder.build();
+  // Make the first convolution read the output of the second: a loop a -> b -> a.
+  Subgraph& subgraph = graph.subgraphs.front();
+  for (Operation& op : subgraph.operations) {
+    if (op.ofm() == a) {
+      op.inputs[0] = b;
+    }
+  }
+  const test::FakeSchedulingAccelerator accelerator;
+  const auto regions = test::npuRegions(graph);
+  BOOST_REQUIRE(!regions.empty());
+  const dp::PassGraph passes(graph, regions.front(), accelerator);
+  BOOST_TEST(passes.hasLoops());
+  const Schedule schedule = scheduleFirstRegion(graph, accelerator);
+  BOOST_TEST(schedule.operations.size() == regions.front().operations.size());
+}
+
+BOOST_AUTO_TEST_CASE(every_region_of_a_graph_with_several_subgraphs_is_scheduled) {
+  test::GraphBuilder first("first");
+  first.output(first.conv(first.input({1, 16, 16, 8}), 8));
+  test::GraphBuilder second("second");
+  second.output(second.depthwise(second.conv(second.input({1, 8, 8, 16}), 16)));
+  Graph graph = first.build();
+  graph.subgraphs.push_back(second.build().subgraphs.front());
+  const test::FakeSchedulingAccelerator accelerator;
+  const OptionValues values;
+  SilentProgress progress;
+  int scheduled = 0;
+  for (const NpuRegion& region : test::npuRegions(graph)) {
+    const ScheduleRequest request{graph, region, accelerator, values, progress};
+    const Schedule schedule = dp::scheduleRegion(request, {});
+    BOOST_TEST(schedule.operations.size() == region.operations.size());
+    scheduled += static_cast<int>(schedule.operations.size());
+  }
+  BOOST_TEST(scheduled == 3);
+}
+
+BOOST_AUTO_TEST_CASE(an_sram_limit_nothing_fits_in_is_a_compile_error_naming_the_pass) {
+  const Graph graph = mobileNetLikeChain(1);
+  const test::FakeSchedulingAccelerator accelerator;
+  dp::DpOptions options;
+  options.sramLimit = 64;
+  BOOST_CHECK_THROW(static_cast<void>(scheduleFirstRegion(graph, accelerator, options)), npu::Error);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
