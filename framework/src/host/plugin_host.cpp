@@ -171,7 +171,15 @@ std::vector<std::filesystem::path> PluginHost::defaultSearchPath() {
     path.push_back(program.parent_path().parent_path() / NPU_PLUGIN_INSTALL_DIR);
   }
   path.push_back(std::filesystem::path(NPU_INSTALL_PREFIX) / NPU_PLUGIN_INSTALL_DIR);
-  return path;
+  // The binary usually runs from its install prefix: list each directory once.
+  std::vector<std::filesystem::path> unique;
+  for (const auto& entry : path) {
+    const auto canonical = canonicalOrSelf(entry);
+    if (std::none_of(unique.begin(), unique.end(), [&](const auto& seen) { return canonicalOrSelf(seen) == canonical; })) {
+      unique.push_back(entry);
+    }
+  }
+  return unique;
 }
 
 void PluginHost::loadDirectory(const std::filesystem::path& directory) {
