@@ -18,7 +18,7 @@ struct ConstraintResult {
   std::string detail;
 };
 
-using ConstraintCheck = ConstraintResult (*)(const OperationView &);
+using ConstraintCheck = ConstraintResult (*)(const OperationView&);
 
 struct Constraint {
   std::string_view id;
@@ -29,8 +29,8 @@ struct Constraint {
 
 /// The constraints that apply to one operation type, in Vela's order (generic ones first, minus the
 /// type's exclusions, then the specific ones).
-[[nodiscard]] std::span<const Constraint *const> semanticConstraintsFor(npu::OpType type);
-[[nodiscard]] std::span<const Constraint *const> npuConstraintsFor(npu::OpType type);
+[[nodiscard]] std::span<const Constraint* const> semanticConstraintsFor(npu::OpType type);
+[[nodiscard]] std::span<const Constraint* const> npuConstraintsFor(npu::OpType type);
 /// Whether the type is one Vela places on the NPU at all (TFLiteSupportedOperators.supported_operators).
 [[nodiscard]] bool isNpuOperatorType(npu::OpType type);
 /// Operations Vela never checks (graph inputs and constants).
@@ -38,13 +38,13 @@ struct Constraint {
 
 /// The first constraint of `constraints` that fails, or nullptr.
 struct ConstraintFailure {
-  const Constraint *constraint = nullptr;
+  const Constraint* constraint = nullptr;
   std::string detail;
 };
-[[nodiscard]] ConstraintFailure firstFailure(std::span<const Constraint *const> constraints, const OperationView &view);
+[[nodiscard]] ConstraintFailure firstFailure(std::span<const Constraint* const> constraints, const OperationView& view);
 
 /// Whether the operation passes every semantic check (Vela's run_on_npu after tflite_semantic_checker).
-[[nodiscard]] bool passesSemanticChecks(const npu::Subgraph &subgraph, const npu::Operation &op);
+[[nodiscard]] bool passesSemanticChecks(const npu::Subgraph& subgraph, const npu::Operation& op);
 
 // The constraints, grouped by the file that defines them. Names follow Vela's constraint_* functions.
 namespace semantic {

@@ -16,7 +16,7 @@ using npu::OpType;
 
 namespace {
 
-using ConstraintList = std::vector<const Constraint *>;
+using ConstraintList = std::vector<const Constraint*>;
 using TypeSet = std::initializer_list<OpType>;
 
 constexpr std::size_t kTypeCount = static_cast<std::size_t>(OpType::Unknown) + 1;
@@ -112,24 +112,24 @@ const TypeSet kNpuOperatorTypes{OpType::SplitSliceRead,
 /// Per-type lists built by appending, as Vela's constructors do.
 class TableBuilder {
 public:
-  void append(TypeSet types, std::initializer_list<const Constraint *> constraints) {
+  void append(TypeSet types, std::initializer_list<const Constraint*> constraints) {
     for (const OpType type : types) {
-      auto &list = lists_[type];
+      auto& list = lists_[type];
       list.insert(list.end(), constraints.begin(), constraints.end());
     }
   }
-  void exclude(TypeSet types, const Constraint *constraint) {
+  void exclude(TypeSet types, const Constraint* constraint) {
     for (const OpType type : types) {
       excluded_[type].insert(constraint);
     }
   }
   /// Generic constraints minus the type's exclusions, then the type's specific ones, for every type.
-  [[nodiscard]] std::array<ConstraintList, kTypeCount> build(const ConstraintList &generic) const {
+  [[nodiscard]] std::array<ConstraintList, kTypeCount> build(const ConstraintList& generic) const {
     std::array<ConstraintList, kTypeCount> tables;
     for (std::size_t index = 0; index < kTypeCount; ++index) {
       const auto type = static_cast<OpType>(index);
       const auto excluded = excluded_.find(type);
-      for (const Constraint *constraint : generic) {
+      for (const Constraint* constraint : generic) {
         if (excluded == excluded_.end() || !excluded->second.contains(constraint)) {
           tables[index].push_back(constraint);
         }
@@ -143,7 +143,7 @@ public:
 
 private:
   std::map<OpType, ConstraintList> lists_;
-  std::map<OpType, std::set<const Constraint *>> excluded_;
+  std::map<OpType, std::set<const Constraint*>> excluded_;
 };
 
 std::array<ConstraintList, kTypeCount> buildSemanticTables() {
@@ -230,12 +230,12 @@ std::size_t indexOf(OpType type) { return std::min(static_cast<std::size_t>(type
 
 } // namespace
 
-std::span<const Constraint *const> semanticConstraintsFor(OpType type) {
+std::span<const Constraint* const> semanticConstraintsFor(OpType type) {
   static const std::array<ConstraintList, kTypeCount> tables = buildSemanticTables();
   return tables[indexOf(type)];
 }
 
-std::span<const Constraint *const> npuConstraintsFor(OpType type) {
+std::span<const Constraint* const> npuConstraintsFor(OpType type) {
   static const std::array<ConstraintList, kTypeCount> tables = buildNpuTables();
   return tables[indexOf(type)];
 }
@@ -248,8 +248,8 @@ bool isGraphPlaceholder(OpType type) {
   return type == OpType::Placeholder || type == OpType::SubgraphInput || type == OpType::Const;
 }
 
-ConstraintFailure firstFailure(std::span<const Constraint *const> constraints, const OperationView &view) {
-  for (const Constraint *constraint : constraints) {
+ConstraintFailure firstFailure(std::span<const Constraint* const> constraints, const OperationView& view) {
+  for (const Constraint* constraint : constraints) {
     ConstraintResult result = constraint->check(view);
     if (!result.valid) {
       return {constraint, std::move(result.detail)};
@@ -258,7 +258,7 @@ ConstraintFailure firstFailure(std::span<const Constraint *const> constraints, c
   return {};
 }
 
-bool passesSemanticChecks(const npu::Subgraph &subgraph, const npu::Operation &op) {
+bool passesSemanticChecks(const npu::Subgraph& subgraph, const npu::Operation& op) {
   if (isGraphPlaceholder(op.type)) {
     return true;
   }

@@ -18,8 +18,8 @@ constexpr int kMinDimension = 1; // Vela's tens_dim_range
 constexpr int kMaxDimension = 65535;
 
 /// Vela checks IFM, IFM2, weights and OFM, or every input when the type has none of these roles.
-std::vector<const Tensor *> checkedTensors(const OperationView &view) {
-  std::vector<const Tensor *> tensors = view.ifmIfm2WeightsOfm();
+std::vector<const Tensor*> checkedTensors(const OperationView& view) {
+  std::vector<const Tensor*> tensors = view.ifmIfm2WeightsOfm();
   return tensors.empty() ? view.presentInputs() : tensors;
 }
 
@@ -27,9 +27,9 @@ bool isSupportedType(DataType type) {
   return type == DataType::UInt8 || type == DataType::Int8 || type == DataType::Int16 || type == DataType::Int32;
 }
 
-ConstraintResult checkTensDtype(const OperationView &view) {
+ConstraintResult checkTensDtype(const OperationView& view) {
   std::vector<std::string> failures;
-  for (const Tensor *tensor : checkedTensors(view)) {
+  for (const Tensor* tensor : checkedTensors(view)) {
     if (!isSupportedType(tensor->type)) {
       failures.push_back("Tensor '" + tensor->name + "' has data type: " + std::string(npu::nameOf(tensor->type)));
     }
@@ -53,9 +53,9 @@ bool acceptsInt32Tensors(OpType type) {
   }
 }
 
-ConstraintResult checkTensInt32Ops(const OperationView &view) {
+ConstraintResult checkTensInt32Ops(const OperationView& view) {
   std::vector<std::string> names;
-  for (const Tensor *tensor : checkedTensors(view)) {
+  for (const Tensor* tensor : checkedTensors(view)) {
     if (tensor->type == DataType::Int32 && !acceptsInt32Tensors(view.type())) {
       names.push_back(tensor->name);
     }
@@ -63,14 +63,15 @@ ConstraintResult checkTensInt32Ops(const OperationView &view) {
   return {names.empty(), "Op has int32 tensor(s): " + joined(names)};
 }
 
-ConstraintResult checkTensDimension(const OperationView &view) {
+ConstraintResult checkTensDimension(const OperationView& view) {
   std::vector<std::string> failures;
-  for (const Tensor *tensor : checkedTensors(view)) {
-    const auto dims = tensor->shape.dims();
+  for (const Tensor* tensor : checkedTensors(view)) {
+    const npu::Shape shape = view.velaShape(*tensor);
+    const auto dims = shape.dims();
     const bool inRange =
         std::all_of(dims.begin(), dims.end(), [](int dim) { return dim >= kMinDimension && dim <= kMaxDimension; });
     if (!inRange) {
-      failures.push_back("Tensor '" + tensor->name + "' has shape: " + pythonList(tensor->shape));
+      failures.push_back("Tensor '" + tensor->name + "' has shape: " + pythonList(shape));
     }
   }
   return {failures.empty(), joined(failures)};
@@ -81,10 +82,10 @@ bool acceptsPerAxisQuantisation(OpType type) {
          type == OpType::DepthwiseConv2DBias || type == OpType::Conv2DBackpropInput;
 }
 
-ConstraintResult checkTensQuantPerAxis(const OperationView &view) {
+ConstraintResult checkTensQuantPerAxis(const OperationView& view) {
   std::vector<std::string> names;
   if (!acceptsPerAxisQuantisation(view.type())) {
-    for (const Tensor *tensor : view.ifmIfm2WeightsOfm()) {
+    for (const Tensor* tensor : view.ifmIfm2WeightsOfm()) {
       if (isPerAxis(tensor->quantisation)) {
         names.push_back(tensor->name);
       }
@@ -93,9 +94,9 @@ ConstraintResult checkTensQuantPerAxis(const OperationView &view) {
   return {names.empty(), "The following tensor(s) have per-axis quantization parameters: " + joined(names)};
 }
 
-ConstraintResult checkBatchSize(const OperationView &view) {
+ConstraintResult checkBatchSize(const OperationView& view) {
   std::vector<std::string> failures;
-  for (const Tensor *tensor : {view.ifm(), view.ifm2()}) {
+  for (const Tensor* tensor : {view.ifm(), view.ifm2()}) {
     if (tensor != nullptr) {
       const int batch = fullShape4(tensor->shape).front();
       if (batch != 1) {
@@ -111,8 +112,8 @@ bool isFusableActivation(OpType type) {
          type == OpType::Tanh || type == OpType::Sigmoid || type == OpType::LUT;
 }
 
-ConstraintResult checkFusedActivation(const OperationView &view) {
-  const auto &activation = view.op().activation;
+ConstraintResult checkFusedActivation(const OperationView& view) {
+  const auto& activation = view.op().activation;
   if (!activation) {
     return {true, "Op has no fused activation function"};
   }
@@ -120,12 +121,12 @@ ConstraintResult checkFusedActivation(const OperationView &view) {
           "Op has its fused activation function as: " + std::string(npu::nameOf(activation->type))};
 }
 
-ConstraintResult checkFusedActivationType(const OperationView &view) {
-  const auto &activation = view.op().activation;
+ConstraintResult checkFusedActivationType(const OperationView& view) {
+  const auto& activation = view.op().activation;
   if (!activation) {
     return {true, "Op has no fused activation function"};
   }
-  const Tensor *ofm = view.ofm();
+  const Tensor* ofm = view.ofm();
   const bool valid =
       ofm != nullptr && (ofm->type == DataType::UInt8 || ofm->type == DataType::Int8 || ofm->type == DataType::Int16);
   return {valid,

@@ -30,7 +30,7 @@ constexpr int kMaxBiasBits = 40;
 bool inRange(std::int64_t value, std::int64_t low, std::int64_t high) { return low <= value && value <= high; }
 
 /// Python's shape[index] (negative counts from the end); nullopt where Python would raise.
-std::optional<int> dimension(const Tensor *tensor, int index) {
+std::optional<int> dimension(const Tensor* tensor, int index) {
   if (tensor == nullptr) {
     return std::nullopt;
   }
@@ -42,8 +42,8 @@ std::optional<int> dimension(const Tensor *tensor, int index) {
   return tensor->shape[position];
 }
 
-std::string shapeOrNone(const Tensor *tensor) { return tensor == nullptr ? "None" : pythonList(tensor->shape); }
-std::string strideText(const KernelGeometry &k) { return std::to_string(k.strideX) + "x" + std::to_string(k.strideY); }
+std::string shapeOrNone(const Tensor* tensor) { return tensor == nullptr ? "None" : pythonList(tensor->shape); }
+std::string strideText(const KernelGeometry& k) { return std::to_string(k.strideX) + "x" + std::to_string(k.strideY); }
 
 std::string paddingName(Padding padding) {
   switch (padding) {
@@ -76,7 +76,7 @@ int optimisedStride(int ifmWidth, int strideX) {
   return strideX / resizeFactor;
 }
 
-ConstraintResult checkStrideWidthNoUpperLimit(const OperationView &view) {
+ConstraintResult checkStrideWidthNoUpperLimit(const OperationView& view) {
   const KernelGeometry k = view.kernel();
   const auto ifmWidth = dimension(view.ifm(), 2);
   const auto ofmHeight = dimension(view.ofm(), 1);
@@ -92,40 +92,40 @@ ConstraintResult checkStrideWidthNoUpperLimit(const OperationView &view) {
   return {heightValid && widthValid, detail};
 }
 
-ConstraintResult checkStrideRangeNoPadding(const OperationView &view) {
+ConstraintResult checkStrideRangeNoPadding(const OperationView& view) {
   const ConstraintResult strides = checkStrideWidthNoUpperLimit(view);
   const Padding padding = view.padding();
   const bool validPadding = padding == Padding::Valid || view.kernel().strideX <= kMaxStride;
   return {strides.valid && validPadding, strides.detail + ", padding: " + paddingName(padding)};
 }
 
-ConstraintResult checkDilatedHeightRange(const OperationView &view) {
+ConstraintResult checkDilatedHeightRange(const OperationView& view) {
   const int height = view.kernel().areaHeight();
   return {inRange(height, 1, kMaxDilatedHeight), "Op has dilated kernel height as: " + std::to_string(height)};
 }
 
-ConstraintResult checkDilatedProductRange(const OperationView &view) {
+ConstraintResult checkDilatedProductRange(const OperationView& view) {
   const KernelGeometry k = view.kernel();
   const std::int64_t product = std::int64_t{k.areaWidth()} * k.areaHeight();
   return {inRange(product, 1, kMaxDilatedProduct),
           "Op has product of dilated kernel width and height as: " + std::to_string(product)};
 }
 
-ConstraintResult checkWeightsType(const OperationView &view) {
-  const Tensor *weights = view.weights();
+ConstraintResult checkWeightsType(const OperationView& view) {
+  const Tensor* weights = view.weights();
   const int bits = weights == nullptr ? 0 : npu::bitsOf(weights->type) / 8 * 8; // Vela: element_size() * 8
   return {bits == 8, "Tensor '" + nameOrNone(weights) + "' is " + std::to_string(bits) + "-bit"};
 }
 
-ConstraintResult checkWeightsConst(const OperationView &view) {
-  const Tensor *weights = view.weights();
+ConstraintResult checkWeightsConst(const OperationView& view) {
+  const Tensor* weights = view.weights();
   return {weights != nullptr && weights->isConstant(), "Tensor '" + nameOrNone(weights) + "' has non-constant values"};
 }
 
 /// The largest per-output-channel sum of |weight - zero point| in Vela's HWIO view. For depthwise
 /// weights ([1, H, W, C*M] read as [H, W, C*M, 1]) Vela's sum runs over all weights, once per zero point.
-std::int64_t largestWeightSum(const OperationView &view, const Tensor &weights, std::span<const std::int64_t> values) {
-  const auto &zeroPoints = weights.quantisation.zeroPoint;
+std::int64_t largestWeightSum(const OperationView& view, const Tensor& weights, std::span<const std::int64_t> values) {
+  const auto& zeroPoints = weights.quantisation.zeroPoint;
   const std::vector<std::int64_t> zeros = zeroPoints.empty() ? std::vector<std::int64_t>{0} : zeroPoints;
   std::int64_t largest = 0;
   if (view.type() == OpType::DepthwiseConv2DBias || weights.shape.rank() != 4) {
@@ -151,8 +151,8 @@ std::int64_t largestWeightSum(const OperationView &view, const Tensor &weights, 
   return largest;
 }
 
-ConstraintResult checkWeightsLimit(const OperationView &view) {
-  const Tensor *weights = view.weights();
+ConstraintResult checkWeightsLimit(const OperationView& view) {
+  const Tensor* weights = view.weights();
   const auto values = integerValues(weights);
   if (!values) {
     return {false, "Tensor '" + nameOrNone(weights) + "' has the sum of weights: None"};
@@ -161,16 +161,17 @@ ConstraintResult checkWeightsLimit(const OperationView &view) {
   return {sum <= kWeightsLimit, "Tensor '" + weights->name + "' has the sum of weights: " + std::to_string(sum)};
 }
 
-ConstraintResult checkBiasShape(const OperationView &view) {
-  const Tensor *bias = view.bias();
+ConstraintResult checkBiasShape(const OperationView& view) {
+  const Tensor* bias = view.bias();
   if (bias == nullptr) {
     return {true, "Op has no bias tensor"};
   }
-  return {bias->shape.rank() == 1, "Tensor '" + bias->name + "' has shape: " + pythonList(bias->shape)};
+  const npu::Shape shape = view.velaShape(*bias); // a constant bias is always 1-D to Vela
+  return {shape.rank() == 1, "Tensor '" + bias->name + "' has shape: " + pythonList(shape)};
 }
 
-ConstraintResult checkBiasType(const OperationView &view) {
-  const Tensor *bias = view.bias();
+ConstraintResult checkBiasType(const OperationView& view) {
+  const Tensor* bias = view.bias();
   if (bias == nullptr) {
     return {true, "Op has no bias tensor"};
   }
@@ -188,8 +189,8 @@ int pythonBinLength(std::int64_t value) {
   return bits + (value < 0 ? 1 : 0);
 }
 
-ConstraintResult checkBias40bit(const OperationView &view) {
-  const Tensor *bias = view.bias();
+ConstraintResult checkBias40bit(const OperationView& view) {
+  const Tensor* bias = view.bias();
   const auto values = integerValues(bias);
   if (bias == nullptr || bias->type != DataType::Int64 || !values) {
     return {true, "Op has no bias tensor, or it fits in 40-bit"};
@@ -199,7 +200,7 @@ ConstraintResult checkBias40bit(const OperationView &view) {
   return {valid, "Tensor '" + bias->name + "' has values larger than 40-bits"};
 }
 
-ConstraintResult checkTconvStride(const OperationView &view) {
+ConstraintResult checkTconvStride(const OperationView& view) {
   const KernelGeometry k = view.kernel();
   const auto ifmHeight = dimension(view.ifm(), 1);
   const bool square = (k.strideX == 1 && k.strideY == 1) || (k.strideX == 2 && k.strideY == 2);
@@ -209,7 +210,7 @@ ConstraintResult checkTconvStride(const OperationView &view) {
                                    strideText(k)};
 }
 
-ConstraintResult checkTconvSame(const OperationView &view) {
+ConstraintResult checkTconvSame(const OperationView& view) {
   if (view.padding() != Padding::Same) {
     return {true, "Op has padding=VALID"};
   }
@@ -223,7 +224,7 @@ ConstraintResult checkTconvSame(const OperationView &view) {
                      " and stride WxH as " + strideText(k)};
 }
 
-ConstraintResult checkTconvValid(const OperationView &view) {
+ConstraintResult checkTconvValid(const OperationView& view) {
   if (view.padding() != Padding::Valid) {
     return {true, "Op has padding=SAME"};
   }
@@ -239,13 +240,13 @@ ConstraintResult checkTconvValid(const OperationView &view) {
                      std::to_string(k.height)};
 }
 
-ConstraintResult checkStrideRange(const OperationView &view) {
+ConstraintResult checkStrideRange(const OperationView& view) {
   const KernelGeometry k = view.kernel();
   const bool valid = inRange(k.strideX, kMinStride, kMaxStride) && inRange(k.strideY, kMinStride, kMaxStride);
   return {valid, "Op has stride WxH as: " + strideText(k)};
 }
 
-ConstraintResult checkDepthMultiplier(const OperationView &view) {
+ConstraintResult checkDepthMultiplier(const OperationView& view) {
   const std::int64_t multiplier = view.depthMultiplier();
   if (multiplier <= 1) {
     return {true, "Op has depth_multiplier=1"};
@@ -258,7 +259,7 @@ ConstraintResult checkDepthMultiplier(const OperationView &view) {
                      " and depth_multiplier=" + std::to_string(multiplier)};
 }
 
-ConstraintResult checkFilterRange(const OperationView &view) {
+ConstraintResult checkFilterRange(const OperationView& view) {
   if (view.padding() != Padding::Same) {
     return {true, "Op has padding=VALID"};
   }
@@ -268,24 +269,24 @@ ConstraintResult checkFilterRange(const OperationView &view) {
   return {valid, "Op has kernel filter WxH as: " + std::to_string(k.width) + "x" + std::to_string(k.height)};
 }
 
-ConstraintResult checkFilterHeightRange(const OperationView &view) {
+ConstraintResult checkFilterHeightRange(const OperationView& view) {
   const int height = view.kernel().height;
   return {inRange(height, 1, kMaxFilterHeight), "Op has kernel filter height as: " + std::to_string(height)};
 }
 
-ConstraintResult checkFilterProductRange(const OperationView &view) {
+ConstraintResult checkFilterProductRange(const OperationView& view) {
   const KernelGeometry k = view.kernel();
   const std::int64_t product = std::int64_t{k.width} * k.height;
   return {inRange(product, 1, kMaxFilterProduct),
           "Op has product of kernel filter width and height as: " + std::to_string(product)};
 }
 
-ConstraintResult checkFilterHeightRangeValidPad(const OperationView &view) {
+ConstraintResult checkFilterHeightRangeValidPad(const OperationView& view) {
   return view.padding() == Padding::Valid ? checkFilterHeightRange(view)
                                           : ConstraintResult{true, "Op has padding=SAME"};
 }
 
-ConstraintResult checkFilterProductRangeValidPad(const OperationView &view) {
+ConstraintResult checkFilterProductRangeValidPad(const OperationView& view) {
   return view.padding() == Padding::Valid ? checkFilterProductRange(view)
                                           : ConstraintResult{true, "Op has padding=SAME"};
 }

@@ -21,20 +21,20 @@ constexpr std::int64_t kMeanProductUInt8 = std::int64_t{1} << 23; // mean_kernel
 constexpr std::int64_t kMeanProductInt16 = std::int64_t{1} << 16; // mean_kernel_product_int16
 constexpr int kMaxArgMaxDepth = 127;
 
-std::string shapeOrNone(const Tensor *tensor) { return tensor == nullptr ? "None" : pythonList(tensor->shape); }
-std::string dtypeName(const Tensor *tensor) {
+std::string shapeOrNone(const Tensor* tensor) { return tensor == nullptr ? "None" : pythonList(tensor->shape); }
+std::string dtypeName(const Tensor* tensor) {
   return tensor == nullptr ? "None" : std::string(npu::nameOf(tensor->type));
 }
-std::string valuesOrNone(const Tensor *tensor) {
+std::string valuesOrNone(const Tensor* tensor) {
   return numpyArrayOrNone(integerValues(tensor), tensor == nullptr ? npu::Shape{} : tensor->shape);
 }
-bool attribute(const OperationView &view, std::string_view name) {
+bool attribute(const OperationView& view, std::string_view name) {
   return view.op().attributes.getOr<bool>(name, false);
 }
 
-ConstraintResult checkResize(const OperationView &view) {
-  const Tensor *ifm = view.ifm();
-  const Tensor *ofm = view.ofm();
+ConstraintResult checkResize(const OperationView& view) {
+  const Tensor* ifm = view.ifm();
+  const Tensor* ofm = view.ofm();
   const bool alignCorners = attribute(view, "align_corners");
   const std::string detail = "Op has ifm_shape=" + shapeOrNone(ifm) + ", ofm_shape=" + shapeOrNone(ofm) +
                              " and align_corners=" + pythonBool(alignCorners);
@@ -59,8 +59,8 @@ ConstraintResult checkResize(const OperationView &view) {
   return {valid, detail};
 }
 
-ConstraintResult checkResizeSize(const OperationView &view) {
-  const Tensor *ofm = view.ofm();
+ConstraintResult checkResizeSize(const OperationView& view) {
+  const Tensor* ofm = view.ofm();
   const auto size = integerValues(view.input(1));
   std::string height = "None";
   std::string width = "None";
@@ -73,14 +73,14 @@ ConstraintResult checkResizeSize(const OperationView &view) {
   return {valid, "Op has size=" + height + "x" + width + " and ofm_shape=" + shapeOrNone(ofm) + "."};
 }
 
-ConstraintResult checkResizeAttrs(const OperationView &view) {
+ConstraintResult checkResizeAttrs(const OperationView& view) {
   const bool valid = !(attribute(view, "align_corners") && attribute(view, "half_pixel_centers"));
   return {valid, "Op has both align_corners and half_pixel_centers set to True."};
 }
 
-ConstraintResult checkResizeBilinearHalfPixelCentersDims(const OperationView &view) {
-  const Tensor *ifm = view.ifm();
-  const Tensor *ofm = view.ofm();
+ConstraintResult checkResizeBilinearHalfPixelCentersDims(const OperationView& view) {
+  const Tensor* ifm = view.ifm();
+  const Tensor* ofm = view.ofm();
   const bool halfPixelCenters = attribute(view, "half_pixel_centers");
   bool valid = true;
   if (halfPixelCenters) {
@@ -96,10 +96,10 @@ ConstraintResult checkResizeBilinearHalfPixelCentersDims(const OperationView &vi
                      " and half_pixel_centers=" + pythonBool(halfPixelCenters)};
 }
 
-ConstraintResult checkMatchingQuantizationParameters(const OperationView &view) {
-  const Tensor *ofm = view.ofm();
+ConstraintResult checkMatchingQuantizationParameters(const OperationView& view) {
+  const Tensor* ofm = view.ofm();
   std::vector<std::string> names;
-  for (const Tensor *input : {view.ifm(), view.ifm2()}) {
+  for (const Tensor* input : {view.ifm(), view.ifm2()}) {
     if (input != nullptr && (ofm == nullptr || !quantisedScalingEqual(*ofm, *input))) {
       names.push_back(input->name);
     }
@@ -108,10 +108,10 @@ ConstraintResult checkMatchingQuantizationParameters(const OperationView &view) 
                              "': " + joined(names)};
 }
 
-ConstraintResult checkBroadcastShapes(const OperationView &view) {
-  const Tensor *ifm = view.ifm();
-  const Tensor *ifm2 = view.ifm2();
-  const Tensor *ofm = view.ofm();
+ConstraintResult checkBroadcastShapes(const OperationView& view) {
+  const Tensor* ifm = view.ifm();
+  const Tensor* ifm2 = view.ifm2();
+  const Tensor* ofm = view.ofm();
   bool valid = true;
   if (ifm != nullptr && ifm2 != nullptr && ofm != nullptr) {
     // compare the trailing dimensions both inputs have (and the OFM's, as far as it reaches)
@@ -129,35 +129,35 @@ ConstraintResult checkBroadcastShapes(const OperationView &view) {
   return {valid, "Op has ifm_shape=" + shapeOrNone(ifm) + " and ifm2_shape=" + shapeOrNone(ifm2)};
 }
 
-ConstraintResult checkInputsInt32(const OperationView &view) {
+ConstraintResult checkInputsInt32(const OperationView& view) {
   const bool valid = view.ifm() != nullptr && view.ifm2() != nullptr && view.ifm()->type == DataType::Int32 &&
                      view.ifm2()->type == DataType::Int32;
   return {valid, "Op has ifm_dtype=" + dtypeName(view.ifm()) + " and ifm2_dtype=" + dtypeName(view.ifm2())};
 }
 
-ConstraintResult checkOutputInt32(const OperationView &view) {
+ConstraintResult checkOutputInt32(const OperationView& view) {
   const bool valid = view.ofm() != nullptr && view.ofm()->type == DataType::Int32;
   return {valid, "Op has ofm_dtype=" + dtypeName(view.ofm())};
 }
 
-ConstraintResult checkStridedSliceStrideValues(const OperationView &view) {
+ConstraintResult checkStridedSliceStrideValues(const OperationView& view) {
   const auto strides = integerValues(view.input(3));
   const bool valid = strides && std::all_of(strides->begin(), strides->end(), [](std::int64_t s) { return s == 1; });
   return {valid, "Op has strides values " + valuesOrNone(view.input(3))};
 }
 
-ConstraintResult checkStridedSliceOffsetFalse(const OperationView &view) {
+ConstraintResult checkStridedSliceOffsetFalse(const OperationView& view) {
   const bool offset = attribute(view, "offset");
   return {!offset, "Op has offset=" + pythonBool(offset)};
 }
 
-ConstraintResult checkPadShape(const OperationView &view) {
-  const Tensor *padding = view.input(1);
+ConstraintResult checkPadShape(const OperationView& view) {
+  const Tensor* padding = view.input(1);
   const bool valid = padding != nullptr && (padding->shape == npu::Shape{3, 2} || padding->shape == npu::Shape{4, 2});
   return {valid, "The pad tensor has the shape: " + shapeOrNone(padding)};
 }
 
-ConstraintResult checkPaddingDimensions(const OperationView &view) {
+ConstraintResult checkPaddingDimensions(const OperationView& view) {
   const auto pads = integerValues(view.input(1));
   if (!pads || pads->size() < 2 || pads->size() % 2 != 0) {
     return {false, "First dimension padding: None, last dimension padding: None"};
@@ -174,17 +174,17 @@ ConstraintResult checkPaddingDimensions(const OperationView &view) {
                      ", last dimension padding: " + numpyArray(last, npu::Shape{2})};
 }
 
-ConstraintResult checkPadType(const OperationView &view) {
-  const Tensor *padding = view.input(1);
+ConstraintResult checkPadType(const OperationView& view) {
+  const Tensor* padding = view.input(1);
   const bool valid = padding != nullptr && (padding->type == DataType::Int32 || padding->type == DataType::Int64);
   return {valid, "Tensor '" + nameOrNone(padding) + "' has data type: " + dtypeName(padding)};
 }
 
 /// MEAN's reduced axes as given (a scalar or a list), and the input shape.
-std::optional<std::vector<std::int64_t>> meanAxes(const OperationView &view) { return integerValues(view.input(1)); }
+std::optional<std::vector<std::int64_t>> meanAxes(const OperationView& view) { return integerValues(view.input(1)); }
 
-ConstraintResult checkMeanHeightWidthProduct(const OperationView &view) {
-  const Tensor *input = view.input(0);
+ConstraintResult checkMeanHeightWidthProduct(const OperationView& view) {
+  const Tensor* input = view.input(0);
   const auto axes = meanAxes(view);
   const DataType type = view.ifm() == nullptr ? DataType::Unknown : view.ifm()->type;
   const std::string datatype = type == DataType::Int16 ? "int16" : type == DataType::UInt8 ? "uint8" : "int8";
@@ -207,9 +207,9 @@ ConstraintResult checkMeanHeightWidthProduct(const OperationView &view) {
   return {product <= limit, "Datatype is " + datatype + ", product of axes is " + printed};
 }
 
-ConstraintResult checkMeanWidth(const OperationView &view) {
+ConstraintResult checkMeanWidth(const OperationView& view) {
   // Vela checks the width whether or not it is reduced
-  const Tensor *input = view.input(0);
+  const Tensor* input = view.input(0);
   if (input == nullptr || input->shape.rank() < 2) {
     return {false, "Width is None"};
   }
@@ -217,8 +217,8 @@ ConstraintResult checkMeanWidth(const OperationView &view) {
   return {width <= kMeanReducedAxisMax, "Width is " + std::to_string(width)};
 }
 
-ConstraintResult checkMeanDepth(const OperationView &view) {
-  const Tensor *input = view.input(0);
+ConstraintResult checkMeanDepth(const OperationView& view) {
+  const Tensor* input = view.input(0);
   const auto axes = meanAxes(view);
   if (input == nullptr || input->shape.rank() == 0 || !axes) {
     return {false, "Depth is None, shape is " + shapeOrNone(input) + ", axis is None"};
@@ -231,7 +231,7 @@ ConstraintResult checkMeanDepth(const OperationView &view) {
                                                               pythonList(*axes)};
 }
 
-ConstraintResult checkReshapeShapeConstant(const OperationView &view) {
+ConstraintResult checkReshapeShapeConstant(const OperationView& view) {
   std::string nonConstant;
   if (view.inputCount() > 1 && view.input(1) != nullptr && !view.drivenByConstant(view.inputId(1))) {
     nonConstant = view.input(1)->name;
@@ -239,7 +239,7 @@ ConstraintResult checkReshapeShapeConstant(const OperationView &view) {
   return {nonConstant.empty(), "Op has non-const input(s): " + nonConstant};
 }
 
-ConstraintResult checkArgmaxAxis(const OperationView &view) {
+ConstraintResult checkArgmaxAxis(const OperationView& view) {
   const int dims = view.input(0) == nullptr ? 0 : view.input(0)->shape.rank();
   const auto axis = integerValues(view.input(1));
   const bool valid = axis && axis->size() == 1 && (axis->front() == dims - 1 || axis->front() == -1);
@@ -247,14 +247,14 @@ ConstraintResult checkArgmaxAxis(const OperationView &view) {
           "Axis is " + valuesOrNone(view.input(1)) + " and number of input dimensions is " + std::to_string(dims)};
 }
 
-ConstraintResult checkArgmaxDepth(const OperationView &view) {
-  const Tensor *input = view.input(0);
+ConstraintResult checkArgmaxDepth(const OperationView& view) {
+  const Tensor* input = view.input(0);
   const int depth = input == nullptr || input->shape.rank() == 0 ? 0 : input->shape.back(0);
   return {input != nullptr && depth <= kMaxArgMaxDepth, "IFM depth is " + std::to_string(depth)};
 }
 
 /// Whether every LSTM input slot in [first, last) is omitted (or absent).
-bool allOmitted(const OperationView &view, std::size_t first, std::size_t last) {
+bool allOmitted(const OperationView& view, std::size_t first, std::size_t last) {
   for (std::size_t index = first; index < last; ++index) {
     if (view.input(index) != nullptr) {
       return false;
@@ -262,7 +262,7 @@ bool allOmitted(const OperationView &view, std::size_t first, std::size_t last) 
   }
   return true;
 }
-bool nonePresentOmitted(const OperationView &view, std::size_t first, std::size_t last) {
+bool nonePresentOmitted(const OperationView& view, std::size_t first, std::size_t last) {
   for (std::size_t index = first; index < std::min(last, view.inputCount()); ++index) {
     if (view.input(index) == nullptr) {
       return false;
@@ -271,24 +271,24 @@ bool nonePresentOmitted(const OperationView &view, std::size_t first, std::size_
   return true;
 }
 
-ConstraintResult checkLstmNoCifg(const OperationView &view) {
+ConstraintResult checkLstmNoCifg(const OperationView& view) {
   const bool cifg = nonePresentOmitted(view, 2, 5) && nonePresentOmitted(view, 6, 9) && view.input(1) == nullptr &&
                     view.input(5) == nullptr;
   return {!cifg, "Op uses CIFG"};
 }
-ConstraintResult checkLstmNoPeepHole(const OperationView &view) {
+ConstraintResult checkLstmNoPeepHole(const OperationView& view) {
   return {allOmitted(view, 9, 12), "Op uses peephole"};
 }
-ConstraintResult checkLstmNoProjection(const OperationView &view) {
+ConstraintResult checkLstmNoProjection(const OperationView& view) {
   return {allOmitted(view, 16, 18), "Op uses projection"};
 }
-ConstraintResult checkLstmNoNormalisation(const OperationView &view) {
+ConstraintResult checkLstmNoNormalisation(const OperationView& view) {
   return {allOmitted(view, 20, 24), "Op uses normalisation"};
 }
-ConstraintResult checkLstmWeights(const OperationView &view) {
+ConstraintResult checkLstmWeights(const OperationView& view) {
   return {nonePresentOmitted(view, 1, 9), "Op has missing weights"};
 }
-ConstraintResult checkLstmWeightDimensions(const OperationView &view) {
+ConstraintResult checkLstmWeightDimensions(const OperationView& view) {
   bool valid = true;
   for (std::size_t index = 5; index < std::min<std::size_t>(9, view.inputCount()); ++index) {
     valid = valid && view.input(index) != nullptr && view.input(index)->shape.rank() == 2;
@@ -296,14 +296,14 @@ ConstraintResult checkLstmWeightDimensions(const OperationView &view) {
   return {valid, "Op recurrent weights are not 2D"};
 }
 
-ConstraintResult checkRsqrtInputInt8(const OperationView &view) {
+ConstraintResult checkRsqrtInputInt8(const OperationView& view) {
   return {view.ifm() != nullptr && view.ifm()->type == DataType::Int8, "Op has ifm_dtype=" + dtypeName(view.ifm())};
 }
 
-ConstraintResult checkSliceInputsConst(const OperationView &view) {
+ConstraintResult checkSliceInputsConst(const OperationView& view) {
   std::vector<std::string> nonConstant;
-  const Tensor *begin = view.input(1);
-  const Tensor *sizes = view.input(2);
+  const Tensor* begin = view.input(1);
+  const Tensor* sizes = view.input(2);
   if (begin == nullptr || !begin->isConstant()) {
     nonConstant.push_back("Begin tensor '" + nameOrNone(begin) + "'");
   }
@@ -314,16 +314,16 @@ ConstraintResult checkSliceInputsConst(const OperationView &view) {
   return {valid, "Op has non-constant tensors: " + joined(nonConstant)};
 }
 
-ConstraintResult checkTranspose(const OperationView &view) {
-  const Tensor *ifm = view.input(0);
-  const Tensor *permutation = view.input(1);
+ConstraintResult checkTranspose(const OperationView& view) {
+  const Tensor* ifm = view.input(0);
+  const Tensor* permutation = view.input(1);
   const std::string detail =
       "Op has ifm_shape: " + shapeOrNone(ifm) + " and permutation is: " + valuesOrNone(permutation);
   const auto perm = integerValues(permutation);
   if (ifm == nullptr) {
     return {false, detail};
   }
-  const npu::Shape &shape = ifm->shape;
+  const npu::Shape& shape = ifm->shape;
   if (shape.rank() == 2) {
     return {true, detail}; // WxC -> CxW
   }

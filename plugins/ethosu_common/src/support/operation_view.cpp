@@ -113,37 +113,37 @@ bool isPooling(OpType type) {
 
 } // namespace
 
-OperationView::OperationView(const npu::Subgraph &subgraph, const npu::Operation &op) : subgraph_(subgraph), op_(op) {}
+OperationView::OperationView(const npu::Subgraph& subgraph, const npu::Operation& op) : subgraph_(subgraph), op_(op) {}
 
-const npu::Tensor *OperationView::tensorAt(npu::TensorId id) const { return subgraph_.findTensor(id); }
+const npu::Tensor* OperationView::tensorAt(npu::TensorId id) const { return subgraph_.findTensor(id); }
 
-const npu::Tensor *OperationView::input(std::size_t index) const { return tensorAt(op_.input(index)); }
+const npu::Tensor* OperationView::input(std::size_t index) const { return tensorAt(op_.input(index)); }
 
-const npu::Tensor *OperationView::output(std::size_t index) const { return tensorAt(op_.output(index)); }
+const npu::Tensor* OperationView::output(std::size_t index) const { return tensorAt(op_.output(index)); }
 
-const npu::Tensor *OperationView::ifm() const {
+const npu::Tensor* OperationView::ifm() const {
   const int index = velaIndicesOf(op_.type).ifms[0];
   return index < 0 ? nullptr : input(static_cast<std::size_t>(index));
 }
 
-const npu::Tensor *OperationView::ifm2() const {
+const npu::Tensor* OperationView::ifm2() const {
   const int index = velaIndicesOf(op_.type).ifms[1];
   return index < 0 ? nullptr : input(static_cast<std::size_t>(index));
 }
 
-const npu::Tensor *OperationView::weights() const {
+const npu::Tensor* OperationView::weights() const {
   const int index = velaIndicesOf(op_.type).weights;
   return index < 0 ? nullptr : input(static_cast<std::size_t>(index));
 }
 
-const npu::Tensor *OperationView::bias() const {
+const npu::Tensor* OperationView::bias() const {
   const int index = velaIndicesOf(op_.type).bias;
   return index < 0 ? nullptr : input(static_cast<std::size_t>(index));
 }
 
-std::vector<const npu::Tensor *> OperationView::ifmIfm2WeightsOfm() const {
-  std::vector<const npu::Tensor *> tensors;
-  for (const npu::Tensor *tensor : {ifm(), ifm2(), weights(), ofm()}) {
+std::vector<const npu::Tensor*> OperationView::ifmIfm2WeightsOfm() const {
+  std::vector<const npu::Tensor*> tensors;
+  for (const npu::Tensor* tensor : {ifm(), ifm2(), weights(), ofm()}) {
     if (tensor != nullptr) {
       tensors.push_back(tensor);
     }
@@ -151,20 +151,20 @@ std::vector<const npu::Tensor *> OperationView::ifmIfm2WeightsOfm() const {
   return tensors;
 }
 
-std::vector<const npu::Tensor *> OperationView::presentInputs() const {
-  std::vector<const npu::Tensor *> tensors;
+std::vector<const npu::Tensor*> OperationView::presentInputs() const {
+  std::vector<const npu::Tensor*> tensors;
   for (const npu::TensorId id : op_.inputs) {
-    if (const npu::Tensor *tensor = tensorAt(id)) {
+    if (const npu::Tensor* tensor = tensorAt(id)) {
       tensors.push_back(tensor);
     }
   }
   return tensors;
 }
 
-std::vector<const npu::Tensor *> OperationView::presentInputsAndOutputs() const {
-  std::vector<const npu::Tensor *> tensors = presentInputs();
+std::vector<const npu::Tensor*> OperationView::presentInputsAndOutputs() const {
+  std::vector<const npu::Tensor*> tensors = presentInputs();
   for (const npu::TensorId id : op_.outputs) {
-    if (const npu::Tensor *tensor = tensorAt(id)) {
+    if (const npu::Tensor* tensor = tensorAt(id)) {
       tensors.push_back(tensor);
     }
   }
@@ -172,7 +172,7 @@ std::vector<const npu::Tensor *> OperationView::presentInputsAndOutputs() const 
 }
 
 std::vector<int> OperationView::velaWeightShape() const {
-  const npu::Tensor *tensor = weights();
+  const npu::Tensor* tensor = weights();
   if (tensor == nullptr) {
     return {};
   }
@@ -190,20 +190,37 @@ std::vector<int> OperationView::velaWeightShape() const {
   return shape;
 }
 
+npu::Shape OperationView::velaShape(const npu::Tensor& tensor) const {
+  // tflite_reader.py parse_operator: only convolutions, depthwise convolutions and fully connected
+  const bool reordered = isConvolutionLike(op_.type) || op_.type == OpType::FullyConnected;
+  if (!reordered || !tensor.isConstant()) {
+    return tensor.shape;
+  }
+  if (&tensor == input(1)) {
+    return npu::Shape(velaWeightShape());
+  }
+  const int biasIndex = op_.type == OpType::Conv2DBackpropInput ? 3 : 2;
+  const bool isLastInput = inputCount() > static_cast<std::size_t>(biasIndex) && &tensor == input(inputCount() - 1);
+  if (isLastInput) {
+    return npu::Shape{static_cast<int>(tensor.shape.elements())};
+  }
+  return tensor.shape;
+}
+
 bool OperationView::isGlobalPooling() const {
   // Vela's fixup_pool_strides: kernel, stride and IFM size all equal
   if (!isPooling(op_.type) || !op_.kernel || ifm() == nullptr || ifm()->shape.rank() < 3) {
     return false;
   }
-  const npu::Kernel &k = *op_.kernel;
-  const npu::Shape &shape = ifm()->shape;
+  const npu::Kernel& k = *op_.kernel;
+  const npu::Shape& shape = ifm()->shape;
   return k.width == k.strideX && k.strideX == shape[2] && k.height == k.strideY && k.strideY == shape[1];
 }
 
 KernelGeometry OperationView::kernel() const {
   KernelGeometry geometry;
   if (op_.kernel) {
-    const npu::Kernel &k = *op_.kernel;
+    const npu::Kernel& k = *op_.kernel;
     geometry = {k.width, k.height, k.strideX, k.strideY, k.dilationX, k.dilationY};
   } else if (isConvolutionLike(op_.type)) {
     const std::vector<int> shape = velaWeightShape();
@@ -228,7 +245,7 @@ std::int64_t OperationView::depthMultiplier() const {
   }
   // Vela's reader: implicit multiplier = weight channels / IFM channels
   const std::vector<int> shape = velaWeightShape();
-  const npu::Tensor *input = ifm();
+  const npu::Tensor* input = ifm();
   if (shape.size() < 3 || input == nullptr || input->shape.rank() == 0 || input->shape.back(0) == 0) {
     return multiplier;
   }
@@ -236,7 +253,7 @@ std::int64_t OperationView::depthMultiplier() const {
 }
 
 bool OperationView::drivenByConstant(npu::TensorId id) const {
-  const npu::Tensor *tensor = tensorAt(id);
+  const npu::Tensor* tensor = tensorAt(id);
   if (tensor == nullptr) {
     return false;
   }
@@ -253,13 +270,13 @@ bool OperationView::drivenByConstant(npu::TensorId id) const {
 }
 
 bool OperationView::isConstantWithoutValues(npu::TensorId id) const {
-  const npu::Tensor *tensor = tensorAt(id);
+  const npu::Tensor* tensor = tensorAt(id);
   return tensor != nullptr && !tensor->isConstant() && !producerOf(subgraph_, id) && drivenByConstant(id);
 }
 
-std::optional<std::size_t> producerOf(const npu::Subgraph &subgraph, npu::TensorId id) {
+std::optional<std::size_t> producerOf(const npu::Subgraph& subgraph, npu::TensorId id) {
   for (std::size_t index = 0; index < subgraph.operations.size(); ++index) {
-    const auto &outputs = subgraph.operations[index].outputs;
+    const auto& outputs = subgraph.operations[index].outputs;
     if (std::find(outputs.begin(), outputs.end(), id) != outputs.end()) {
       return index;
     }
@@ -267,7 +284,7 @@ std::optional<std::size_t> producerOf(const npu::Subgraph &subgraph, npu::Tensor
   return std::nullopt;
 }
 
-std::optional<std::vector<std::int64_t>> integerValues(const npu::Tensor *tensor) {
+std::optional<std::vector<std::int64_t>> integerValues(const npu::Tensor* tensor) {
   if (tensor == nullptr || !tensor->isConstant() ||
       !(npu::isInteger(tensor->type) || tensor->type == npu::DataType::Bool)) {
     return std::nullopt;
@@ -275,20 +292,20 @@ std::optional<std::vector<std::int64_t>> integerValues(const npu::Tensor *tensor
   return tensor->integerValues();
 }
 
-bool isQuantized(const npu::Tensor &tensor) {
+bool isQuantized(const npu::Tensor& tensor) {
   return npu::isInteger(tensor.type) && !tensor.quantisation.scale.empty() && !tensor.quantisation.zeroPoint.empty();
 }
 
-bool isPerAxis(const npu::Quantisation &quantisation) {
+bool isPerAxis(const npu::Quantisation& quantisation) {
   return quantisation.scale.size() > 1 || quantisation.zeroPoint.size() > 1;
 }
 
-bool quantisedScalingEqual(const npu::Tensor &a, const npu::Tensor &b) {
+bool quantisedScalingEqual(const npu::Tensor& a, const npu::Tensor& b) {
   return isQuantized(a) && isQuantized(b) && a.quantisation.scale == b.quantisation.scale &&
          a.quantisation.zeroPoint == b.quantisation.zeroPoint;
 }
 
-std::vector<int> fullShape4(const npu::Shape &shape) {
+std::vector<int> fullShape4(const npu::Shape& shape) {
   std::vector<int> full(static_cast<std::size_t>(std::max(0, 4 - shape.rank())), 1);
   full.insert(full.end(), shape.dims().begin(), shape.dims().end());
   return full;
@@ -347,15 +364,15 @@ std::string_view builtinNameOf(OpType type) {
   }
 }
 
-std::string nameOrNone(const npu::Tensor *tensor) { return tensor == nullptr ? "None" : tensor->name; }
+std::string nameOrNone(const npu::Tensor* tensor) { return tensor == nullptr ? "None" : tensor->name; }
 
 /// Vela's optimise_quantize folds a QUANTIZE of a constant into a constant (int8 -> int8,
 /// int16 -> int16, float -> any), and convert_shape_op_to_constant_tensor a SHAPE whose output length
 /// equals the input rank; both only for operations that passed the semantic checks.
-bool foldedIntoConstant(const npu::Subgraph &subgraph, const npu::Operation &producer) {
+bool foldedIntoConstant(const npu::Subgraph& subgraph, const npu::Operation& producer) {
   const OperationView view(subgraph, producer);
-  const npu::Tensor *ifm = view.ifm();
-  const npu::Tensor *ofm = view.ofm();
+  const npu::Tensor* ifm = view.ifm();
+  const npu::Tensor* ofm = view.ofm();
   if (ifm == nullptr || ofm == nullptr) {
     return false;
   }

@@ -30,34 +30,37 @@ struct KernelGeometry {
 
 class OperationView {
 public:
-  OperationView(const npu::Subgraph &subgraph, const npu::Operation &op);
+  OperationView(const npu::Subgraph& subgraph, const npu::Operation& op);
 
-  [[nodiscard]] const npu::Subgraph &subgraph() const { return subgraph_; }
-  [[nodiscard]] const npu::Operation &op() const { return op_; }
+  [[nodiscard]] const npu::Subgraph& subgraph() const { return subgraph_; }
+  [[nodiscard]] const npu::Operation& op() const { return op_; }
   [[nodiscard]] npu::OpType type() const { return op_.type; }
 
   /// Number of input slots, omitted optional inputs included (Python's len(op.inputs)).
   [[nodiscard]] std::size_t inputCount() const { return op_.inputs.size(); }
   /// The i-th input, null when the slot is absent or omitted.
-  [[nodiscard]] const npu::Tensor *input(std::size_t index) const;
-  [[nodiscard]] const npu::Tensor *output(std::size_t index = 0) const;
+  [[nodiscard]] const npu::Tensor* input(std::size_t index) const;
+  [[nodiscard]] const npu::Tensor* output(std::size_t index = 0) const;
   [[nodiscard]] npu::TensorId inputId(std::size_t index) const { return op_.input(index); }
 
   /// Operand roles by Vela's tensor indices for the operation type (operation.py, Op.info.indices).
-  [[nodiscard]] const npu::Tensor *ifm() const;
-  [[nodiscard]] const npu::Tensor *ifm2() const;
-  [[nodiscard]] const npu::Tensor *weights() const;
-  [[nodiscard]] const npu::Tensor *bias() const;
-  [[nodiscard]] const npu::Tensor *ofm() const { return output(0); }
+  [[nodiscard]] const npu::Tensor* ifm() const;
+  [[nodiscard]] const npu::Tensor* ifm2() const;
+  [[nodiscard]] const npu::Tensor* weights() const;
+  [[nodiscard]] const npu::Tensor* bias() const;
+  [[nodiscard]] const npu::Tensor* ofm() const { return output(0); }
   /// Vela's get_ifm_ifm2_weights_ofm(), absent roles dropped.
-  [[nodiscard]] std::vector<const npu::Tensor *> ifmIfm2WeightsOfm() const;
+  [[nodiscard]] std::vector<const npu::Tensor*> ifmIfm2WeightsOfm() const;
   /// Present inputs (Vela: `[t for t in op.inputs if t]`), and the same followed by the outputs.
-  [[nodiscard]] std::vector<const npu::Tensor *> presentInputs() const;
-  [[nodiscard]] std::vector<const npu::Tensor *> presentInputsAndOutputs() const;
+  [[nodiscard]] std::vector<const npu::Tensor*> presentInputs() const;
+  [[nodiscard]] std::vector<const npu::Tensor*> presentInputsAndOutputs() const;
 
   /// Shape of the weights as Vela's reader leaves them: constant convolution weights reordered from
   /// OHWI (depthwise [1, H, W, C*M]) to HWIO, constant fully connected weights from [O, I] to [I, O].
   [[nodiscard]] std::vector<int> velaWeightShape() const;
+  /// A tensor's shape as Vela's reader leaves it for this operation: constant weights as in
+  /// velaWeightShape(), a constant bias (the last input) flattened to one dimension; others unchanged.
+  [[nodiscard]] npu::Shape velaShape(const npu::Tensor& tensor) const;
   [[nodiscard]] KernelGeometry kernel() const;
   /// Padding after fixup_pool_strides (global pooling becomes VALID).
   [[nodiscard]] npu::Padding padding() const;
@@ -70,27 +73,27 @@ public:
   [[nodiscard]] bool isConstantWithoutValues(npu::TensorId id) const;
 
 private:
-  [[nodiscard]] const npu::Tensor *tensorAt(npu::TensorId id) const;
+  [[nodiscard]] const npu::Tensor* tensorAt(npu::TensorId id) const;
   [[nodiscard]] bool isGlobalPooling() const;
 
-  const npu::Subgraph &subgraph_;
-  const npu::Operation &op_;
+  const npu::Subgraph& subgraph_;
+  const npu::Operation& op_;
 };
 
 /// Index of the operation producing `id` in the subgraph, or nullopt.
-[[nodiscard]] std::optional<std::size_t> producerOf(const npu::Subgraph &subgraph, npu::TensorId id);
+[[nodiscard]] std::optional<std::size_t> producerOf(const npu::Subgraph& subgraph, npu::TensorId id);
 
 /// Integer contents of a constant tensor; nullopt when it has no data or is not of an integer type.
-[[nodiscard]] std::optional<std::vector<std::int64_t>> integerValues(const npu::Tensor *tensor);
+[[nodiscard]] std::optional<std::vector<std::int64_t>> integerValues(const npu::Tensor* tensor);
 
 /// Vela's Tensor.is_quantized(): an integer type with a scale and a zero point.
-[[nodiscard]] bool isQuantized(const npu::Tensor &tensor);
+[[nodiscard]] bool isQuantized(const npu::Tensor& tensor);
 /// Vela's QuantizationParameters.is_per_axis().
-[[nodiscard]] bool isPerAxis(const npu::Quantisation &quantisation);
+[[nodiscard]] bool isPerAxis(const npu::Quantisation& quantisation);
 /// Vela's check_quantized_tens_scaling_equal().
-[[nodiscard]] bool quantisedScalingEqual(const npu::Tensor &a, const npu::Tensor &b);
+[[nodiscard]] bool quantisedScalingEqual(const npu::Tensor& a, const npu::Tensor& b);
 /// Shape as Vela's full_shape(4, shape, 1): leading ones up to rank four.
-[[nodiscard]] std::vector<int> fullShape4(const npu::Shape &shape);
+[[nodiscard]] std::vector<int> fullShape4(const npu::Shape& shape);
 
 /// TFLite's builtin operator name of a type as Vela's optype_to_builtintype() gives it ("LOGISTIC" for
 /// Sigmoid), or "UNKNOWN" for types without one.
@@ -98,9 +101,9 @@ private:
 
 /// Whether Vela turns the operation into a constant before its NPU checks: optimise_quantize folds a
 /// QUANTIZE of a constant, convert_shape_op_to_constant_tensor a SHAPE of a known rank.
-[[nodiscard]] bool foldedIntoConstant(const npu::Subgraph &subgraph, const npu::Operation &op);
+[[nodiscard]] bool foldedIntoConstant(const npu::Subgraph& subgraph, const npu::Operation& op);
 
 /// "None" or the tensor's name.
-[[nodiscard]] std::string nameOrNone(const npu::Tensor *tensor);
+[[nodiscard]] std::string nameOrNone(const npu::Tensor* tensor);
 
 } // namespace ethosu::support

@@ -17,7 +17,7 @@ SupportDiagnosis failed(SupportStage stage, std::string constraint, std::string 
   return {false, stage, std::move(constraint), std::move(description), std::move(detail)};
 }
 
-SupportDiagnosis fromFailure(SupportStage stage, const support::ConstraintFailure &failure) {
+SupportDiagnosis fromFailure(SupportStage stage, const support::ConstraintFailure& failure) {
   if (failure.constraint == nullptr) {
     return {};
   }
@@ -33,7 +33,7 @@ bool hasConvolutionWeights(OpType type) {
 }
 
 /// tflite_graph_optimiser.py, check_asymmetric_weights: int8/int16 convolutions need symmetric weights.
-bool hasAsymmetricWeights(const OperationView &view) {
+bool hasAsymmetricWeights(const OperationView& view) {
   if (!hasConvolutionWeights(view.type()) || view.ifm() == nullptr || view.weights() == nullptr) {
     return false;
   }
@@ -41,12 +41,12 @@ bool hasAsymmetricWeights(const OperationView &view) {
   if (ifmType != npu::DataType::Int8 && ifmType != npu::DataType::Int16) {
     return false;
   }
-  const auto &zeroPoints = view.weights()->quantisation.zeroPoint;
+  const auto& zeroPoints = view.weights()->quantisation.zeroPoint;
   return std::any_of(zeroPoints.begin(), zeroPoints.end(), [](std::int64_t zero) { return zero != 0; });
 }
 
 /// Trims the indentation of each line and joins the lines with `separator`.
-std::string flattened(const std::string &text, const std::string &separator) {
+std::string flattened(const std::string& text, const std::string& separator) {
   std::istringstream lines(text);
   std::string result;
   for (std::string line; std::getline(lines, line);) {
@@ -76,11 +76,11 @@ npu::SupportVerdict SupportDiagnosis::verdict() const { return {supported, const
 
 OperatorSupportChecker::OperatorSupportChecker(SupportArchitecture architecture) : architecture_(architecture) {}
 
-npu::SupportVerdict OperatorSupportChecker::check(const npu::Subgraph &subgraph, const npu::Operation &op) const {
+npu::SupportVerdict OperatorSupportChecker::check(const npu::Subgraph& subgraph, const npu::Operation& op) const {
   return diagnose(subgraph, op).verdict();
 }
 
-SupportDiagnosis OperatorSupportChecker::diagnose(const npu::Subgraph &subgraph, const npu::Operation &op) const {
+SupportDiagnosis OperatorSupportChecker::diagnose(const npu::Subgraph& subgraph, const npu::Operation& op) const {
   SupportDiagnosis semantic = checkSemantics(subgraph, op);
   if (!semantic.supported) {
     return semantic;
@@ -88,7 +88,7 @@ SupportDiagnosis OperatorSupportChecker::diagnose(const npu::Subgraph &subgraph,
   return checkNpuConstraints(subgraph, op);
 }
 
-SupportDiagnosis OperatorSupportChecker::checkSemantics(const npu::Subgraph &subgraph, const npu::Operation &op) const {
+SupportDiagnosis OperatorSupportChecker::checkSemantics(const npu::Subgraph& subgraph, const npu::Operation& op) const {
   if (support::isGraphPlaceholder(op.type)) {
     return {};
   }
@@ -96,8 +96,8 @@ SupportDiagnosis OperatorSupportChecker::checkSemantics(const npu::Subgraph &sub
   return fromFailure(SupportStage::Semantic, support::firstFailure(support::semanticConstraintsFor(op.type), view));
 }
 
-SupportDiagnosis OperatorSupportChecker::checkNpuConstraints(const npu::Subgraph &subgraph,
-                                                             const npu::Operation &op) const {
+SupportDiagnosis OperatorSupportChecker::checkNpuConstraints(const npu::Subgraph& subgraph,
+                                                             const npu::Operation& op) const {
   if (support::isGraphPlaceholder(op.type)) {
     return {};
   }
@@ -118,7 +118,7 @@ SupportDiagnosis OperatorSupportChecker::checkNpuConstraints(const npu::Subgraph
   return fromFailure(SupportStage::NpuConstraint, support::firstFailure(support::npuConstraintsFor(op.type), view));
 }
 
-std::string tfliteOperatorName(const npu::Operation &op) {
+std::string tfliteOperatorName(const npu::Operation& op) {
   if (!op.sourceType.empty()) {
     return op.sourceType.substr(0, op.sourceType.find(':'));
   }
@@ -126,7 +126,7 @@ std::string tfliteOperatorName(const npu::Operation &op) {
   return std::string(builtin == "UNKNOWN" ? npu::nameOf(op.type) : builtin);
 }
 
-std::string velaLogText(const SupportDiagnosis &diagnosis, const npu::Operation &op) {
+std::string velaLogText(const SupportDiagnosis& diagnosis, const npu::Operation& op) {
   if (diagnosis.supported) {
     return {};
   }

@@ -82,9 +82,9 @@ std::string numpyRow(std::span<const std::int64_t> values, std::size_t width) {
 
 std::string pythonList(std::span<const int> values) { return joinedList(values); }
 std::string pythonList(std::span<const std::int64_t> values) { return joinedList(values); }
-std::string pythonList(const npu::Shape &shape) { return joinedList(shape.dims()); }
+std::string pythonList(const npu::Shape& shape) { return joinedList(shape.dims()); }
 
-std::string numpyArray(std::span<const std::int64_t> values, const npu::Shape &shape) {
+std::string numpyArray(std::span<const std::int64_t> values, const npu::Shape& shape) {
   if (shape.rank() == 0 && values.size() == 1) {
     return std::to_string(values.front());
   }
@@ -106,11 +106,11 @@ std::string numpyArray(std::span<const std::int64_t> values, const npu::Shape &s
   return numpyRow(values, width);
 }
 
-std::string numpyArrayOrNone(const std::optional<std::vector<std::int64_t>> &values, const npu::Shape &shape) {
+std::string numpyArrayOrNone(const std::optional<std::vector<std::int64_t>>& values, const npu::Shape& shape) {
   return values ? numpyArray(*values, shape) : "None";
 }
 
-std::string joined(const std::vector<std::string> &parts, std::string_view separator) {
+std::string joined(const std::vector<std::string>& parts, std::string_view separator) {
   std::string text;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     if (i > 0) {

@@ -18,7 +18,7 @@ using npu::OpType;
 
 namespace {
 
-ConstraintResult checkAttributesSpecified(const OperationView &view) {
+ConstraintResult checkAttributesSpecified(const OperationView& view) {
   const std::string missing = view.op().attributes.getOr<std::string>("attribute_read_error", "");
   std::vector<std::string> names;
   std::stringstream stream(missing);
@@ -31,9 +31,9 @@ ConstraintResult checkAttributesSpecified(const OperationView &view) {
   return {names.empty(), "Op has missing attributes: " + joined(names)};
 }
 
-ConstraintResult checkTensNoDynamic(const OperationView &view) {
+ConstraintResult checkTensNoDynamic(const OperationView& view) {
   std::vector<std::string> names;
-  for (const npu::Tensor *tensor : view.presentInputsAndOutputs()) {
+  for (const npu::Tensor* tensor : view.presentInputsAndOutputs()) {
     if (tensor->shape.isScalar() && !tensor->isConstant()) {
       names.push_back(tensor->name);
     }
@@ -41,8 +41,8 @@ ConstraintResult checkTensNoDynamic(const OperationView &view) {
   return {names.empty(), "Op has dynamic tensor(s): " + joined(names)};
 }
 
-ConstraintResult checkTensOutputScalar(const OperationView &view) {
-  const npu::Tensor *ofm = view.ofm();
+ConstraintResult checkTensOutputScalar(const OperationView& view) {
+  const npu::Tensor* ofm = view.ofm();
   const bool valid = ofm == nullptr || !ofm->shape.isScalar();
   return {valid, "Output Tensor '" + nameOrNone(ofm) + "' is scalar"};
 }
@@ -66,29 +66,29 @@ bool acceptsScalarInputs(OpType type) {
   }
 }
 
-ConstraintResult checkTensInputScalar(const OperationView &view) {
+ConstraintResult checkTensInputScalar(const OperationView& view) {
   std::vector<std::string> names;
-  for (const npu::Tensor *tensor : view.presentInputs()) {
-    if (tensor->shape.isScalar() && !acceptsScalarInputs(view.type())) {
+  for (const npu::Tensor* tensor : view.presentInputs()) {
+    if (view.velaShape(*tensor).isScalar() && !acceptsScalarInputs(view.type())) {
       names.push_back(tensor->name);
     }
   }
   return {names.empty(), "Op has scalar input tensor(s): " + joined(names)};
 }
 
-ConstraintResult checkTensShapeSize(const OperationView &view) {
+ConstraintResult checkTensShapeSize(const OperationView& view) {
   std::vector<std::string> failures;
-  for (const npu::Tensor *tensor : view.presentInputsAndOutputs()) {
-    if (tensor->shape.rank() > 4) {
-      failures.push_back("Tensor '" + tensor->name + "' has shape: " + pythonList(tensor->shape));
+  for (const npu::Tensor* tensor : view.presentInputsAndOutputs()) {
+    if (const npu::Shape shape = view.velaShape(*tensor); shape.rank() > 4) {
+      failures.push_back("Tensor '" + tensor->name + "' has shape: " + pythonList(shape));
     }
   }
   return {failures.empty(), joined(failures)};
 }
 
-ConstraintResult checkTensQuantNoneCheck(const OperationView &view) {
+ConstraintResult checkTensQuantNoneCheck(const OperationView& view) {
   std::vector<std::string> names;
-  for (const npu::Tensor *tensor : view.ifmIfm2WeightsOfm()) {
+  for (const npu::Tensor* tensor : view.ifmIfm2WeightsOfm()) {
     if (tensor->quantisation.empty()) {
       names.push_back(tensor->name);
     }
@@ -96,10 +96,10 @@ ConstraintResult checkTensQuantNoneCheck(const OperationView &view) {
   return {names.empty(), "Op has tensors with missing quantization parameters: " + joined(names)};
 }
 
-ConstraintResult checkTensQuantScale(const OperationView &view) {
+ConstraintResult checkTensQuantScale(const OperationView& view) {
   std::vector<std::string> failures;
-  for (const npu::Tensor *tensor : view.ifmIfm2WeightsOfm()) {
-    const auto &scales = tensor->quantisation.scale;
+  for (const npu::Tensor* tensor : view.ifmIfm2WeightsOfm()) {
+    const auto& scales = tensor->quantisation.scale;
     const bool infinite = std::any_of(scales.begin(), scales.end(), [](double s) { return std::isinf(s); });
     if (infinite) {
       failures.push_back("Tensor '" + tensor->name + "' has quantization scale: " + numpyFloat32(scales));
@@ -108,23 +108,23 @@ ConstraintResult checkTensQuantScale(const OperationView &view) {
   return {failures.empty(), joined(failures)};
 }
 
-ConstraintResult checkQuantScaleInf(const OperationView &view) {
+ConstraintResult checkQuantScaleInf(const OperationView& view) {
   // Vela compares float32 scales: the smallest normal float32, and the IFM/OFM ratio in float32
   constexpr float kTiny = std::numeric_limits<float>::min();
-  const npu::Tensor *ofm = view.ofm();
+  const npu::Tensor* ofm = view.ofm();
   if (ofm == nullptr || !isQuantized(*ofm)) {
     return {true, "Op's quantization is ok"};
   }
-  const auto &ofmScales = ofm->quantisation.scale;
+  const auto& ofmScales = ofm->quantisation.scale;
   const bool tooSmall =
       std::any_of(ofmScales.begin(), ofmScales.end(), [](double s) { return static_cast<float>(s) < kTiny; });
   if (tooSmall) {
     return {false, "The quantization scale of the output tensor is " + numpyFloat32(ofmScales) +
                        ", minimum supported is: " + numpyFloat32(std::vector<double>{kTiny})};
   }
-  const npu::Tensor *ifm = view.ifm();
+  const npu::Tensor* ifm = view.ifm();
   if (ifm != nullptr && isQuantized(*ifm)) {
-    const auto &ifmScales = ifm->quantisation.scale;
+    const auto& ifmScales = ifm->quantisation.scale;
     const std::size_t count = std::max(ifmScales.size(), ofmScales.size());
     for (std::size_t i = 0; i < count; ++i) {
       const float ratio = static_cast<float>(ifmScales[std::min(i, ifmScales.size() - 1)]) /
@@ -138,7 +138,7 @@ ConstraintResult checkQuantScaleInf(const OperationView &view) {
   return {true, "Op's quantization is ok"};
 }
 
-ConstraintResult checkNoneConstTensors(const OperationView &view) {
+ConstraintResult checkNoneConstTensors(const OperationView& view) {
   std::string last;
   bool valid = true;
   for (std::size_t i = 0; i < view.inputCount(); ++i) {

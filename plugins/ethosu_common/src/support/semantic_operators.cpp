@@ -14,26 +14,26 @@ using npu::Tensor;
 
 namespace {
 
-std::string dtypeName(const Tensor *tensor) {
+std::string dtypeName(const Tensor* tensor) {
   return tensor == nullptr ? "None" : std::string(npu::nameOf(tensor->type));
 }
-std::string shapeOrNone(const Tensor *tensor) { return tensor == nullptr ? "None" : pythonList(tensor->shape); }
-std::string valuesOrNone(const Tensor *tensor) {
+std::string shapeOrNone(const Tensor* tensor) { return tensor == nullptr ? "None" : pythonList(tensor->shape); }
+std::string valuesOrNone(const Tensor* tensor) {
   return numpyArrayOrNone(integerValues(tensor), tensor == nullptr ? npu::Shape{} : tensor->shape);
 }
-std::int64_t attribute(const OperationView &view, std::string_view name) {
+std::int64_t attribute(const OperationView& view, std::string_view name) {
   return view.op().attributes.getOr<std::int64_t>(name, 0);
 }
 
-ConstraintResult checkStridedSliceInputCount(const OperationView &view) {
+ConstraintResult checkStridedSliceInputCount(const OperationView& view) {
   return {view.inputCount() == 4, "Op has " + std::to_string(view.inputCount()) + " inputs"};
 }
 
-ConstraintResult checkStridedSliceInputsConst(const OperationView &view) {
+ConstraintResult checkStridedSliceInputsConst(const OperationView& view) {
   std::vector<std::string> nonConstant;
-  const std::array<std::pair<std::size_t, const char *>, 3> operands{{{1, "Begin"}, {2, "End"}, {3, "Stride"}}};
-  for (const auto &[index, role] : operands) {
-    const Tensor *tensor = view.input(index);
+  const std::array<std::pair<std::size_t, const char*>, 3> operands{{{1, "Begin"}, {2, "End"}, {3, "Stride"}}};
+  for (const auto& [index, role] : operands) {
+    const Tensor* tensor = view.input(index);
     if (tensor == nullptr || !tensor->isConstant()) {
       nonConstant.push_back(std::string(role) + " tensor '" + nameOrNone(tensor) + "'");
     }
@@ -41,12 +41,12 @@ ConstraintResult checkStridedSliceInputsConst(const OperationView &view) {
   return {nonConstant.empty(), "Op has non-constant tensors: " + joined(nonConstant)};
 }
 
-ConstraintResult checkEllipsisMask(const OperationView &view) {
+ConstraintResult checkEllipsisMask(const OperationView& view) {
   const std::int64_t mask = attribute(view, "ellipsis_mask");
   return {mask == 0, "Op has ellipsis mask as: " + std::to_string(mask)};
 }
 
-ConstraintResult checkAxisMasks(const OperationView &view) {
+ConstraintResult checkAxisMasks(const OperationView& view) {
   const std::int64_t newAxis = attribute(view, "new_axis_mask");
   const std::int64_t shrinkAxis = attribute(view, "shrink_axis_mask");
   return {newAxis == 0 || shrinkAxis == 0,
@@ -55,7 +55,7 @@ ConstraintResult checkAxisMasks(const OperationView &view) {
 
 /// Start or end offsets of a strided slice: the given value unless the mask bit is set, negative
 /// values counted from the end (tflite_model_semantic.py, _get_slice_offsets).
-std::optional<std::vector<std::int64_t>> sliceOffsets(const npu::Shape &shape, const Tensor *offsets, std::int64_t mask,
+std::optional<std::vector<std::int64_t>> sliceOffsets(const npu::Shape& shape, const Tensor* offsets, std::int64_t mask,
                                                       bool isBegin) {
   const auto values = integerValues(offsets);
   std::vector<std::int64_t> result;
@@ -73,10 +73,10 @@ std::optional<std::vector<std::int64_t>> sliceOffsets(const npu::Shape &shape, c
   return result;
 }
 
-ConstraintResult checkSliceRanges(const OperationView &view) {
-  const Tensor *ifm = view.input(0);
-  const Tensor *begin = view.input(1);
-  const Tensor *end = view.input(2);
+ConstraintResult checkSliceRanges(const OperationView& view) {
+  const Tensor* ifm = view.input(0);
+  const Tensor* begin = view.input(1);
+  const Tensor* end = view.input(2);
   const std::string detail = "Op has begin_values=" + valuesOrNone(begin) + " and end_values=" + valuesOrNone(end);
   if (ifm == nullptr) {
     return {false, detail};
@@ -97,10 +97,10 @@ ConstraintResult checkSliceRanges(const OperationView &view) {
   return {valid, detail};
 }
 
-ConstraintResult checkFcOutput2d(const OperationView &view) {
+ConstraintResult checkFcOutput2d(const OperationView& view) {
   // Vela: ifm.get_shape_as_2d(weights.shape[-2]) is not None
   const std::vector<int> weights = view.velaWeightShape();
-  const Tensor *ifm = view.ifm();
+  const Tensor* ifm = view.ifm();
   bool valid = false;
   if (ifm != nullptr && weights.size() >= 2 && weights[weights.size() - 2] != 0) {
     const std::int64_t columns = weights[weights.size() - 2];
@@ -110,9 +110,9 @@ ConstraintResult checkFcOutput2d(const OperationView &view) {
   return {valid, valid ? "" : "Op has non-2D output tensor '" + nameOrNone(view.ofm()) + "'"};
 }
 
-ConstraintResult checkKeepDimIfmOfm(const OperationView &view) {
-  const Tensor *ifm = view.ifm();
-  const Tensor *ofm = view.ofm();
+ConstraintResult checkKeepDimIfmOfm(const OperationView& view) {
+  const Tensor* ifm = view.ifm();
+  const Tensor* ofm = view.ofm();
   bool valid = true;
   if (view.op().attributes.getOr<bool>("keep_num_dims", false)) {
     valid = ifm != nullptr && ofm != nullptr && ifm->shape.rank() == ofm->shape.rank();
@@ -120,19 +120,19 @@ ConstraintResult checkKeepDimIfmOfm(const OperationView &view) {
   return {valid, "Op has ifm shape=" + shapeOrNone(ifm) + " and ofm shape=" + shapeOrNone(ofm)};
 }
 
-ConstraintResult checkPadInputCount(const OperationView &view) {
+ConstraintResult checkPadInputCount(const OperationView& view) {
   return {view.inputCount() == 2, "Op has " + std::to_string(view.inputCount()) + " inputs"};
 }
 
-ConstraintResult checkPadConstant(const OperationView &view) {
-  const Tensor *padding = view.input(1);
+ConstraintResult checkPadConstant(const OperationView& view) {
+  const Tensor* padding = view.input(1);
   return {padding != nullptr && padding->isConstant(), "Op has non-constant padding tensor: " + valuesOrNone(padding)};
 }
 
-ConstraintResult checkPadOutputShape(const OperationView &view) {
-  const Tensor *ifm = view.input(0);
-  const Tensor *padding = view.input(1);
-  const Tensor *ofm = view.output(0);
+ConstraintResult checkPadOutputShape(const OperationView& view) {
+  const Tensor* ifm = view.input(0);
+  const Tensor* padding = view.input(1);
+  const Tensor* ofm = view.output(0);
   const auto pads = integerValues(padding);
   const std::string expected = shapeOrNone(ofm);
   if (ifm == nullptr || ofm == nullptr || !pads || padding->shape.rank() != 2 || padding->shape[1] != 2) {
@@ -156,39 +156,39 @@ ConstraintResult checkPadOutputShape(const OperationView &view) {
                      ", has shape: " + numpyArray(actual, npu::Shape{static_cast<int>(actual.size())})};
 }
 
-ConstraintResult checkInput8bit(const OperationView &view) {
-  const Tensor *ifm = view.ifm();
+ConstraintResult checkInput8bit(const OperationView& view) {
+  const Tensor* ifm = view.ifm();
   const bool valid = ifm != nullptr && (ifm->type == DataType::Int8 || ifm->type == DataType::UInt8);
   return {valid, "Op has ifm_dtype=" + dtypeName(ifm)};
 }
 
-ConstraintResult checkInputSigned(const OperationView &view) {
-  const Tensor *ifm = view.ifm();
+ConstraintResult checkInputSigned(const OperationView& view) {
+  const Tensor* ifm = view.ifm();
   const bool valid = ifm != nullptr && (ifm->type == DataType::Int8 || ifm->type == DataType::Int16);
   return {valid, "Op has ifm_dtype=" + dtypeName(ifm)};
 }
 
-ConstraintResult checkArgmaxOutput(const OperationView &view) {
-  const Tensor *ofm = view.ofm();
+ConstraintResult checkArgmaxOutput(const OperationView& view) {
+  const Tensor* ofm = view.ofm();
   const bool valid = ofm != nullptr && (ofm->type == DataType::Int32 || ofm->type == DataType::Int64);
   return {valid, "Op has ofm_dtype=" + dtypeName(ofm)};
 }
 
-ConstraintResult checkMeanInputDims(const OperationView &view) {
+ConstraintResult checkMeanInputDims(const OperationView& view) {
   const int dims = view.input(0) == nullptr ? 0 : view.input(0)->shape.rank();
   return {dims >= 2 && dims <= 4, "Input is " + std::to_string(dims) + "D"};
 }
 
-ConstraintResult checkMeanAxis(const OperationView &view) {
-  const Tensor *input = view.input(0);
+ConstraintResult checkMeanAxis(const OperationView& view) {
+  const Tensor* input = view.input(0);
   const auto axes = integerValues(view.input(1));
   if (input == nullptr || !axes) {
     return {false, "Axis parameter is out of bounds. axis: {axis}, dims: {dims}. "};
   }
-  const npu::Shape &shape = input->shape;
+  const npu::Shape& shape = input->shape;
   const int dims = shape.rank();
   const auto dimsFrom = [&](int first) { return std::vector<int>(shape.dims().begin() + first, shape.dims().end()); };
-  const auto anyOne = [](const std::vector<int> &sizes) {
+  const auto anyOne = [](const std::vector<int>& sizes) {
     return std::find(sizes.begin(), sizes.end(), 1) != sizes.end();
   };
   bool valid = true;
@@ -208,26 +208,26 @@ ConstraintResult checkMeanAxis(const OperationView &view) {
   return {valid, "Shape is " + pythonList(shape) + ", Axis is " + pythonList(*axes) + "."};
 }
 
-ConstraintResult checkLstmDimensions(const OperationView &view) {
-  const Tensor *ifm = view.ifm();
-  const Tensor *ofm = view.ofm();
+ConstraintResult checkLstmDimensions(const OperationView& view) {
+  const Tensor* ifm = view.ifm();
+  const Tensor* ofm = view.ofm();
   const bool valid = ifm != nullptr && ofm != nullptr && ifm->shape.rank() == 3 && ofm->shape.rank() == 3;
   return {valid, "Op has ifm shape " + shapeOrNone(ifm) + " and ofm shape " + shapeOrNone(ofm)};
 }
 
-ConstraintResult checkLstmInputs(const OperationView &view) {
+ConstraintResult checkLstmInputs(const OperationView& view) {
   return {view.inputCount() == 24, "Op has " + std::to_string(view.inputCount()) + " inputs"};
 }
 
-ConstraintResult checkLstmIntermediates(const OperationView &view) {
+ConstraintResult checkLstmIntermediates(const OperationView& view) {
   const std::size_t count = view.op().intermediates.size();
   return {count == 5, "Op has " + std::to_string(count) + " intermediates"};
 }
 
-ConstraintResult checkLstmVariables(const OperationView &view) {
+ConstraintResult checkLstmVariables(const OperationView& view) {
   std::vector<std::string> names;
   for (std::size_t index = 18; index < std::min<std::size_t>(20, view.inputCount()); ++index) {
-    const Tensor *state = view.input(index);
+    const Tensor* state = view.input(index);
     if (state == nullptr || !state->isVariable) {
       names.push_back(nameOrNone(state));
     }
@@ -235,14 +235,14 @@ ConstraintResult checkLstmVariables(const OperationView &view) {
   return {names.empty(), "Op has non-variable state tensor(s): " + joined(names)};
 }
 
-ConstraintResult checkTransposePermutationSize(const OperationView &view) {
+ConstraintResult checkTransposePermutationSize(const OperationView& view) {
   const int dims = view.input(0) == nullptr ? 0 : view.input(0)->shape.rank();
-  const Tensor *permutation = view.input(1);
+  const Tensor* permutation = view.input(1);
   const bool valid = permutation != nullptr && permutation->shape.rank() == 1 && permutation->shape[0] == dims;
   return {valid, "Op has ifm_dimension=" + std::to_string(dims) + " and permutation shape " + shapeOrNone(permutation)};
 }
 
-ConstraintResult checkTransposePermutationValues(const OperationView &view) {
+ConstraintResult checkTransposePermutationValues(const OperationView& view) {
   const int dims = view.input(0) == nullptr ? 0 : view.input(0)->shape.rank();
   const auto values = integerValues(view.input(1));
   const bool valid = values && std::all_of(values->begin(), values->end(),

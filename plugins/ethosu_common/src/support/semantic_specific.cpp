@@ -14,11 +14,11 @@ using npu::Tensor;
 
 namespace {
 
-std::string dtypeName(const Tensor *tensor) {
+std::string dtypeName(const Tensor* tensor) {
   return tensor == nullptr ? "None" : std::string(npu::nameOf(tensor->type));
 }
 
-std::string shapeOrNone(const Tensor *tensor) { return tensor == nullptr ? "None" : pythonList(tensor->shape); }
+std::string shapeOrNone(const Tensor* tensor) { return tensor == nullptr ? "None" : pythonList(tensor->shape); }
 
 /// Python's a // b and a % b (floor semantics); b must not be zero.
 std::int64_t floorDiv(std::int64_t a, std::int64_t b) {
@@ -27,9 +27,9 @@ std::int64_t floorDiv(std::int64_t a, std::int64_t b) {
 }
 std::int64_t floorMod(std::int64_t a, std::int64_t b) { return a - floorDiv(a, b) * b; }
 
-ConstraintResult checkConvGroupsIfmDepth(const OperationView &view) {
+ConstraintResult checkConvGroupsIfmDepth(const OperationView& view) {
   const std::vector<int> weights = view.velaWeightShape();
-  const Tensor *ifm = view.ifm();
+  const Tensor* ifm = view.ifm();
   if (ifm == nullptr || ifm->shape.rank() == 0 || weights.size() < 2) {
     return {false, "IFM depth = None and filter kernel depth = None"};
   }
@@ -40,9 +40,9 @@ ConstraintResult checkConvGroupsIfmDepth(const OperationView &view) {
           "IFM depth = " + std::to_string(ifmDepth) + " and filter kernel depth = " + std::to_string(kernelDepth)};
 }
 
-ConstraintResult checkConvGroupsNumFilters(const OperationView &view) {
+ConstraintResult checkConvGroupsNumFilters(const OperationView& view) {
   const std::vector<int> weights = view.velaWeightShape();
-  const Tensor *ifm = view.ifm();
+  const Tensor* ifm = view.ifm();
   if (ifm == nullptr || ifm->shape.rank() == 0 || weights.size() < 2 || weights[weights.size() - 2] == 0) {
     return {false, "Filter kernels = None and convolution groups = None"};
   }
@@ -52,13 +52,13 @@ ConstraintResult checkConvGroupsNumFilters(const OperationView &view) {
   return {valid, "Filter kernels = " + std::to_string(kernels) + " and convolution groups = " + std::to_string(groups)};
 }
 
-ConstraintResult checkMatchingInOutTypes(const OperationView &view) {
+ConstraintResult checkMatchingInOutTypes(const OperationView& view) {
   const bool valid = view.ifm() != nullptr && view.ofm() != nullptr && view.ifm()->type == view.ofm()->type;
   return {valid, "Op has ifm_dtype=" + dtypeName(view.ifm()) + " and ofm_dtype=" + dtypeName(view.ofm())};
 }
 
 /// The concatenation axis normalised against the OFM rank, if the attribute exists.
-std::optional<std::int64_t> concatAxis(const OperationView &view) {
+std::optional<std::int64_t> concatAxis(const OperationView& view) {
   const auto axis = view.op().attributes.get<std::int64_t>("axis");
   if (!axis || view.ofm() == nullptr) {
     return axis;
@@ -66,22 +66,22 @@ std::optional<std::int64_t> concatAxis(const OperationView &view) {
   return *axis < 0 ? *axis + view.ofm()->shape.rank() : *axis;
 }
 
-ConstraintResult checkAxisExists(const OperationView &view) {
+ConstraintResult checkAxisExists(const OperationView& view) {
   const auto axis = view.op().attributes.get<std::int64_t>("axis");
   return {axis.has_value(), "Op has axis=" + (axis ? std::to_string(*axis) : std::string("None"))};
 }
 
-ConstraintResult checkAxisValid(const OperationView &view) {
+ConstraintResult checkAxisValid(const OperationView& view) {
   const int dims = view.ofm() == nullptr ? 0 : view.ofm()->shape.rank();
   const std::int64_t axis = concatAxis(view).value_or(-1);
   return {0 <= axis && axis < dims,
           "Op has ofm_dimensions=" + std::to_string(dims) + " and axis attribute is: " + std::to_string(axis)};
 }
 
-ConstraintResult checkMatchingDimensionality(const OperationView &view) {
+ConstraintResult checkMatchingDimensionality(const OperationView& view) {
   const int ofmRank = view.ofm() == nullptr ? 0 : view.ofm()->shape.rank();
   std::vector<std::string> mismatches;
-  for (const Tensor *tensor : view.presentInputs()) {
+  for (const Tensor* tensor : view.presentInputs()) {
     if (tensor->shape.rank() != ofmRank) {
       mismatches.push_back("Tensor '" + tensor->name + "' has dimension: " + std::to_string(tensor->shape.rank()));
     }
@@ -90,11 +90,11 @@ ConstraintResult checkMatchingDimensionality(const OperationView &view) {
                                   " and the list of mismatching inputs are: " + joined(mismatches)};
 }
 
-ConstraintResult checkValidDimensions(const OperationView &view) {
+ConstraintResult checkValidDimensions(const OperationView& view) {
   const npu::Shape ofmShape = view.ofm() == nullptr ? npu::Shape{} : view.ofm()->shape;
   const std::int64_t axis = concatAxis(view).value_or(-1);
   std::vector<std::string> mismatches;
-  for (const Tensor *tensor : view.presentInputs()) {
+  for (const Tensor* tensor : view.presentInputs()) {
     for (int dim = 0; dim < ofmShape.rank(); ++dim) {
       if (dim != axis && (dim >= tensor->shape.rank() || tensor->shape[dim] != ofmShape[dim])) {
         mismatches.push_back("Tensor '" + tensor->name + "' has shape: " + pythonList(tensor->shape));
@@ -106,13 +106,13 @@ ConstraintResult checkValidDimensions(const OperationView &view) {
                                   " and the list of mismatching inputs are: " + joined(mismatches)};
 }
 
-ConstraintResult checkValidDimensionsAxis(const OperationView &view) {
+ConstraintResult checkValidDimensionsAxis(const OperationView& view) {
   const npu::Shape ofmShape = view.ofm() == nullptr ? npu::Shape{} : view.ofm()->shape;
   const std::int64_t axis = concatAxis(view).value_or(-1);
   std::int64_t sum = 0;
   bool indexable = axis >= 0 && axis < ofmShape.rank();
   std::vector<std::string> tensors;
-  for (const Tensor *tensor : view.presentInputs()) {
+  for (const Tensor* tensor : view.presentInputs()) {
     if (axis >= 0 && axis < tensor->shape.rank()) {
       sum += tensor->shape[static_cast<int>(axis)];
     } else {
@@ -125,65 +125,65 @@ ConstraintResult checkValidDimensionsAxis(const OperationView &view) {
                      " and the list of mismatching inputs are: " + joined(tensors)};
 }
 
-ConstraintResult checkMatchingEitherShapes(const OperationView &view) {
-  const Tensor *ifm = view.ifm();
-  const Tensor *ifm2 = view.ifm2();
-  const Tensor *ofm = view.ofm();
+ConstraintResult checkMatchingEitherShapes(const OperationView& view) {
+  const Tensor* ifm = view.ifm();
+  const Tensor* ifm2 = view.ifm2();
+  const Tensor* ofm = view.ofm();
   const bool valid = ofm != nullptr &&
                      ((ifm != nullptr && ifm->shape == ofm->shape) || (ifm2 != nullptr && ifm2->shape == ofm->shape));
   return {valid, "Op has ifm_shape=" + shapeOrNone(ifm) + ", ifm2_shape=" + shapeOrNone(ifm2) +
                      " and ofm_shape=" + shapeOrNone(ofm)};
 }
 
-ConstraintResult checkMatchingInputsTypes(const OperationView &view) {
+ConstraintResult checkMatchingInputsTypes(const OperationView& view) {
   const bool valid = view.ifm() != nullptr && view.ifm2() != nullptr && view.ifm()->type == view.ifm2()->type;
   return {valid, "Op has ifm_dtype=" + dtypeName(view.ifm()) + " and ifm2_dtype=" + dtypeName(view.ifm2())};
 }
 
-ConstraintResult checkMatchingSigned(const OperationView &view) {
-  const Tensor *ifm = view.ifm();
-  const Tensor *ofm = view.ofm();
+ConstraintResult checkMatchingSigned(const OperationView& view) {
+  const Tensor* ifm = view.ifm();
+  const Tensor* ofm = view.ofm();
   const bool valid =
       ifm == nullptr || !npu::isSignedInteger(ifm->type) || (ofm != nullptr && npu::isSignedInteger(ofm->type));
   return {valid, "Op has ifm_dtype=" + dtypeName(ifm) + " and ofm_dtype=" + dtypeName(ofm)};
 }
 
-ConstraintResult checkUnsignedValid(const OperationView &view) {
-  const Tensor *ifm = view.ifm();
-  const Tensor *ofm = view.ofm();
+ConstraintResult checkUnsignedValid(const OperationView& view) {
+  const Tensor* ifm = view.ifm();
+  const Tensor* ofm = view.ofm();
   const bool isUnsigned = ifm != nullptr && npu::isInteger(ifm->type) && !npu::isSignedInteger(ifm->type);
   const bool valid = !isUnsigned || (ofm != nullptr && (ofm->type == ifm->type || ofm->type == DataType::Int32));
   return {valid, "Op has ifm_dtype=" + dtypeName(ifm) + " and ofm_dtype=" + dtypeName(ofm)};
 }
 
-ConstraintResult checkMatchingInOutQuant(const OperationView &view) {
+ConstraintResult checkMatchingInOutQuant(const OperationView& view) {
   if (view.ifm() == nullptr || view.ofm() == nullptr || !quantisedScalingEqual(*view.ifm(), *view.ofm())) {
     return {false, "IFM and OFM quantisation parameters are not equal."};
   }
   return {true, "IFM and OFM quantisation parameters matches."};
 }
 
-ConstraintResult checkMatchingInOutElements(const OperationView &view) {
-  const Tensor *ifm = view.ifm();
-  const Tensor *ofm = view.ofm();
+ConstraintResult checkMatchingInOutElements(const OperationView& view) {
+  const Tensor* ifm = view.ifm();
+  const Tensor* ofm = view.ofm();
   if (ifm == nullptr || ofm == nullptr || ifm->elements() != ofm->elements()) {
     return {false, "IFM " + shapeOrNone(ifm) + " and OFM " + shapeOrNone(ofm) + " number of elements are not equal."};
   }
   return {true, "IFM and OFM number of elements are equal."};
 }
 
-ConstraintResult checkMatchingShapes(const OperationView &view) {
+ConstraintResult checkMatchingShapes(const OperationView& view) {
   const bool valid = view.ifm() != nullptr && view.ofm() != nullptr && view.ifm()->shape == view.ofm()->shape;
   return {valid, "Op has ifm_shape=" + shapeOrNone(view.ifm()) + " and ofm_shape=" + shapeOrNone(view.ofm())};
 }
 
-ConstraintResult checkBetaValueRange(const OperationView &view) {
+ConstraintResult checkBetaValueRange(const OperationView& view) {
   const double beta = view.op().attributes.getOr<double>("beta", 1.0);
   return {beta >= 0, "Op has beta=" + pythonFloat(beta)};
 }
 
 /// SPLIT's axis (input 0) normalised against the IFM (input 1) rank; nullopt when not constant.
-std::optional<std::int64_t> splitAxisValue(const OperationView &view) {
+std::optional<std::int64_t> splitAxisValue(const OperationView& view) {
   const auto values = integerValues(view.input(0));
   if (!values || values->empty() || view.input(1) == nullptr) {
     return std::nullopt;
@@ -192,7 +192,7 @@ std::optional<std::int64_t> splitAxisValue(const OperationView &view) {
   return axis < 0 ? axis + view.input(1)->shape.rank() : axis;
 }
 
-ConstraintResult checkSplitAxis(const OperationView &view) {
+ConstraintResult checkSplitAxis(const OperationView& view) {
   const int dims = view.input(1) == nullptr ? 0 : view.input(1)->shape.rank();
   const auto axis = splitAxisValue(view);
   const bool valid = axis && *axis >= 0 && *axis < dims;
@@ -200,10 +200,10 @@ ConstraintResult checkSplitAxis(const OperationView &view) {
                      " and axis value is: " + (axis ? std::to_string(*axis) : std::string("None"))};
 }
 
-ConstraintResult checkSplitNumSplits(const OperationView &view) {
+ConstraintResult checkSplitNumSplits(const OperationView& view) {
   const auto splits = view.op().attributes.get<std::int64_t>("num_splits");
   const auto axis = splitAxisValue(view);
-  const Tensor *input = view.input(1);
+  const Tensor* input = view.input(1);
   const bool indexable = axis && input != nullptr && *axis >= 0 && *axis < input->shape.rank();
   const bool valid =
       indexable && splits && *splits != 0 && floorMod(input->shape[static_cast<int>(*axis)], *splits) == 0;
@@ -211,8 +211,8 @@ ConstraintResult checkSplitNumSplits(const OperationView &view) {
                      " num_splits=" + (splits ? std::to_string(*splits) : std::string("None"))};
 }
 
-ConstraintResult checkSplitvInferred(const OperationView &view) {
-  const Tensor *sizes = view.input(1);
+ConstraintResult checkSplitvInferred(const OperationView& view) {
+  const Tensor* sizes = view.input(1);
   const auto values = integerValues(sizes);
   const auto inferred = values ? std::count(values->begin(), values->end(), -1) : 0;
   return {inferred <= 1, "Op has multiple inferred sizes (-1): " +

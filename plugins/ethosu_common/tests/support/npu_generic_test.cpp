@@ -20,7 +20,7 @@ const std::vector<ReasonCase> kGenericNpuCases{
      [](bool failing) {
        TestGraph g = binary(OpType::Add, "ADD");
        const int width = failing ? 65536 : 65535;
-       for (const char *name : {"ifm", "ifm2", "ofm"}) {
+       for (const char* name : {"ifm", "ifm2", "ofm"}) {
          g.tensor(name).shape = npu::Shape{1, 1, width, 1};
        }
        return g;
@@ -38,7 +38,7 @@ const std::vector<ReasonCase> kGenericNpuCases{
     {"batch_size",
      [](bool failing) {
        TestGraph g = binary(OpType::Add, "ADD");
-       for (const char *name : {"ifm", "ifm2", "ofm"}) {
+       for (const char* name : {"ifm", "ifm2", "ofm"}) {
          g.tensor(name).shape = npu::Shape{failing ? 2 : 1, 8, 8, 4};
        }
        return g;

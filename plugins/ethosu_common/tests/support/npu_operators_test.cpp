@@ -12,7 +12,7 @@ TestGraph resize(OpType type, int ifmSize, int ofmSize, bool alignCorners = fals
   const auto size = g.constant("size", {2}, DataType::Int32, {ofmSize, ofmSize});
   const auto ofm = g.featureMap("ofm", {1, ofmSize, ofmSize, 4});
   const bool bilinear = type == OpType::ResizeBilinear;
-  auto &op = g.operation(type, bilinear ? "RESIZE_BILINEAR" : "RESIZE_NEAREST_NEIGHBOR", {ifm, size}, {ofm});
+  auto& op = g.operation(type, bilinear ? "RESIZE_BILINEAR" : "RESIZE_NEAREST_NEIGHBOR", {ifm, size}, {ofm});
   op.attributes.set("align_corners", alignCorners);
   op.attributes.set("half_pixel_centers", halfPixelCenters);
   return g;

@@ -102,7 +102,7 @@ BOOST_AUTO_TEST_CASE(asymmetric_int8_weights_put_a_convolution_on_the_cpu_unless
 
 BOOST_AUTO_TEST_CASE(asymmetric_uint8_weights_are_fine) {
   TestGraph g = asymmetricConvolution();
-  for (const char *name : {"ifm", "ofm", "weights"}) {
+  for (const char* name : {"ifm", "ofm", "weights"}) {
     g.tensor(name).type = DataType::UInt8;
   }
   g.setValues("weights", std::vector<std::int64_t>(8 * 3 * 3 * 4, 1));
@@ -132,7 +132,7 @@ BOOST_AUTO_TEST_CASE(every_variant_accepts_and_rejects_the_same_operations) {
                                       pooling(),
                                       asymmetricConvolution(),
                                       svdf()};
-  for (const TestGraph &g : graphs) {
+  for (const TestGraph& g : graphs) {
     const SupportDiagnosis reference = g.diagnose({NpuGeneration::EthosU55, 32, false});
     for (const SupportArchitecture architecture : {SupportArchitecture{NpuGeneration::EthosU55, 256, false},
                                                    SupportArchitecture{NpuGeneration::EthosU65, 256, false},
@@ -151,11 +151,11 @@ BOOST_AUTO_TEST_CASE(concurrent_checks_give_the_same_answers) {
   std::vector<SupportDiagnosis> results(8);
   {
     std::vector<std::jthread> threads;
-    for (auto &result : results) {
+    for (auto& result : results) {
       threads.emplace_back([&] { result = checker.diagnose(g.subgraph, g.subgraph.operation(g.op)); });
     }
   }
-  for (const SupportDiagnosis &result : results) {
+  for (const SupportDiagnosis& result : results) {
     BOOST_TEST(result.supported == expected.supported);
     BOOST_TEST(result.detail == expected.detail);
   }

@@ -17,7 +17,7 @@
 namespace ethosu::test {
 
 /// Little-endian bytes of integer values stored as `type`.
-inline npu::ConstantBuffer integerBuffer(npu::DataType type, const std::vector<std::int64_t> &values) {
+inline npu::ConstantBuffer integerBuffer(npu::DataType type, const std::vector<std::int64_t>& values) {
   const auto bytesPerValue = static_cast<std::size_t>(npu::bytesOf(type));
   auto bytes = std::make_shared<std::vector<std::uint8_t>>(values.size() * bytesPerValue);
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -31,7 +31,7 @@ struct TestGraph {
   npu::OperationId op = -1;
 
   /// A quantised feature map (scale 0.5, zero point 0).
-  npu::TensorId featureMap(const std::string &name, npu::Shape shape, npu::DataType type = npu::DataType::Int8) {
+  npu::TensorId featureMap(const std::string& name, npu::Shape shape, npu::DataType type = npu::DataType::Int8) {
     npu::Tensor tensor;
     tensor.name = name;
     tensor.shape = std::move(shape);
@@ -41,19 +41,19 @@ struct TestGraph {
     return subgraph.addTensor(std::move(tensor));
   }
   /// A quantised constant of integer values.
-  npu::TensorId constant(const std::string &name, npu::Shape shape, npu::DataType type,
-                         const std::vector<std::int64_t> &values) {
+  npu::TensorId constant(const std::string& name, npu::Shape shape, npu::DataType type,
+                         const std::vector<std::int64_t>& values) {
     const npu::TensorId id = featureMap(name, std::move(shape), type);
     subgraph.tensor(id).data = integerBuffer(type, values);
     return id;
   }
   /// A constant filled with one value.
-  npu::TensorId filled(const std::string &name, npu::Shape shape, npu::DataType type, std::int64_t value) {
+  npu::TensorId filled(const std::string& name, npu::Shape shape, npu::DataType type, std::int64_t value) {
     const auto count = static_cast<std::size_t>(shape.elements());
     return constant(name, std::move(shape), type, std::vector<std::int64_t>(count, value));
   }
   /// Adds the operation under test (named after its first output, as the frontend names them).
-  npu::Operation &operation(npu::OpType type, const std::string &sourceType, std::vector<npu::TensorId> inputs,
+  npu::Operation& operation(npu::OpType type, const std::string& sourceType, std::vector<npu::TensorId> inputs,
                             std::vector<npu::TensorId> outputs) {
     npu::Operation operation;
     operation.type = type;
@@ -71,7 +71,7 @@ struct TestGraph {
     return the();
   }
   [[nodiscard]] bool isProduced(npu::TensorId id) const {
-    return std::any_of(subgraph.operations.begin(), subgraph.operations.end(), [id](const npu::Operation &other) {
+    return std::any_of(subgraph.operations.begin(), subgraph.operations.end(), [id](const npu::Operation& other) {
       return std::find(other.outputs.begin(), other.outputs.end(), id) != other.outputs.end();
     });
   }
@@ -79,24 +79,24 @@ struct TestGraph {
     return std::find(subgraph.inputs.begin(), subgraph.inputs.end(), id) != subgraph.inputs.end();
   }
   /// Makes a tensor neither a graph input nor produced by anything.
-  void detachFromGraphInputs(const std::string &name) {
+  void detachFromGraphInputs(const std::string& name) {
     std::erase_if(subgraph.inputs, [&](npu::TensorId id) { return subgraph.tensor(id).name == name; });
   }
-  npu::Operation &the() { return subgraph.operation(op); }
-  npu::Tensor &tensor(const std::string &name) {
-    for (auto &tensor : subgraph.tensors) {
+  npu::Operation& the() { return subgraph.operation(op); }
+  npu::Tensor& tensor(const std::string& name) {
+    for (auto& tensor : subgraph.tensors) {
       if (tensor.name == name) {
         return tensor;
       }
     }
     throw std::runtime_error("no tensor " + name);
   }
-  void setValues(const std::string &name, const std::vector<std::int64_t> &values) {
-    npu::Tensor &target = tensor(name);
+  void setValues(const std::string& name, const std::vector<std::int64_t>& values) {
+    npu::Tensor& target = tensor(name);
     target.data = integerBuffer(target.type, values);
   }
 
-  [[nodiscard]] SupportDiagnosis diagnose(const SupportArchitecture &architecture = {}) const {
+  [[nodiscard]] SupportDiagnosis diagnose(const SupportArchitecture& architecture = {}) const {
     return OperatorSupportChecker(architecture).diagnose(subgraph, subgraph.operation(op));
   }
 };

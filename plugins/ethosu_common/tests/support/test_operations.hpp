@@ -24,7 +24,7 @@ inline TestGraph convolution() {
   const auto weights = g.filled("weights", {8, 3, 3, 4}, DataType::Int8, 1);
   const auto bias = g.filled("bias", {8}, DataType::Int32, 0);
   const auto ofm = g.featureMap("ofm", {1, 8, 8, 8});
-  auto &op = g.operation(OpType::Conv2DBias, "CONV_2D", {ifm, weights, bias}, {ofm});
+  auto& op = g.operation(OpType::Conv2DBias, "CONV_2D", {ifm, weights, bias}, {ofm});
   op.kernel = kernelOf(3, 3);
   op.padding = npu::Padding::Same;
   return g;
@@ -37,7 +37,7 @@ inline TestGraph depthwiseConvolution() {
   const auto weights = g.filled("weights", {1, 3, 3, 4}, DataType::Int8, 1);
   const auto bias = g.filled("bias", {4}, DataType::Int32, 0);
   const auto ofm = g.featureMap("ofm", {1, 8, 8, 4});
-  auto &op = g.operation(OpType::DepthwiseConv2DBias, "DEPTHWISE_CONV_2D", {ifm, weights, bias}, {ofm});
+  auto& op = g.operation(OpType::DepthwiseConv2DBias, "DEPTHWISE_CONV_2D", {ifm, weights, bias}, {ofm});
   op.kernel = kernelOf(3, 3);
   op.padding = npu::Padding::Same;
   op.attributes.set("depth_multiplier", std::int64_t{1});
@@ -52,7 +52,7 @@ inline TestGraph transposeConvolution() {
   const auto ifm = g.featureMap("ifm", {1, 4, 4, 4});
   const auto bias = g.filled("bias", {8}, DataType::Int32, 0);
   const auto ofm = g.featureMap("ofm", {1, 8, 8, 8});
-  auto &op = g.operation(OpType::Conv2DBackpropInput, "TRANSPOSE_CONV", {outputShape, weights, ifm, bias}, {ofm});
+  auto& op = g.operation(OpType::Conv2DBackpropInput, "TRANSPOSE_CONV", {outputShape, weights, ifm, bias}, {ofm});
   op.kernel = kernelOf(3, 3, 2, 2);
   op.padding = npu::Padding::Same;
   return g;
@@ -74,14 +74,14 @@ inline TestGraph pooling(OpType type = OpType::AvgPool) {
   TestGraph g;
   const auto ifm = g.featureMap("ifm", {1, 8, 8, 4});
   const auto ofm = g.featureMap("ofm", {1, 4, 4, 4});
-  auto &op = g.operation(type, type == OpType::AvgPool ? "AVERAGE_POOL_2D" : "MAX_POOL_2D", {ifm}, {ofm});
+  auto& op = g.operation(type, type == OpType::AvgPool ? "AVERAGE_POOL_2D" : "MAX_POOL_2D", {ifm}, {ofm});
   op.kernel = kernelOf(2, 2, 2, 2);
   op.padding = npu::Padding::Valid;
   return g;
 }
 
 /// A binary element-wise operation on equal shapes.
-inline TestGraph binary(OpType type, const std::string &sourceType, DataType dataType = DataType::Int8) {
+inline TestGraph binary(OpType type, const std::string& sourceType, DataType dataType = DataType::Int8) {
   TestGraph g;
   const auto ifm = g.featureMap("ifm", {1, 8, 8, 4}, dataType);
   const auto ifm2 = g.featureMap("ifm2", {1, 8, 8, 4}, dataType);
@@ -91,7 +91,7 @@ inline TestGraph binary(OpType type, const std::string &sourceType, DataType dat
 }
 
 /// A single-input operation (unary element-wise, activation, ...) on equal shapes.
-inline TestGraph unary(OpType type, const std::string &sourceType, DataType dataType = DataType::Int8) {
+inline TestGraph unary(OpType type, const std::string& sourceType, DataType dataType = DataType::Int8) {
   TestGraph g;
   const auto ifm = g.featureMap("ifm", {1, 8, 8, 4}, dataType);
   const auto ofm = g.featureMap("ofm", {1, 8, 8, 4}, dataType);
@@ -115,7 +115,7 @@ inline TestGraph lstm() {
   g.tensor("output_state").isVariable = true;
   g.tensor("cell_state").isVariable = true;
   const auto ofm = g.featureMap("ofm", {1, 28, 20});
-  auto &op = g.operation(OpType::UnidirectionalSequenceLstm, "UNIDIRECTIONAL_SEQUENCE_LSTM", inputs, {ofm});
+  auto& op = g.operation(OpType::UnidirectionalSequenceLstm, "UNIDIRECTIONAL_SEQUENCE_LSTM", inputs, {ofm});
   for (int i = 0; i < 5; ++i) {
     op.intermediates.push_back(g.featureMap("intermediate" + std::to_string(i), {1, 20}, DataType::Int16));
   }
@@ -129,8 +129,8 @@ struct ReasonCase {
 };
 
 /// Every passing variant is supported; every failing variant fails its constraint with its detail.
-inline void checkReasonTable(const std::vector<ReasonCase> &cases) {
-  for (const ReasonCase &reasonCase : cases) {
+inline void checkReasonTable(const std::vector<ReasonCase>& cases) {
+  for (const ReasonCase& reasonCase : cases) {
     BOOST_TEST_CONTEXT("constraint " << reasonCase.constraint) {
       const SupportDiagnosis passing = reasonCase.build(false).diagnose();
       BOOST_TEST(passing.supported, "passing variant rejected by " << passing.constraint << ": " << passing.detail);

@@ -32,17 +32,17 @@ struct Placement {
   std::string text;
 };
 
-const npu::FrontendPlugin *tfliteFrontend() {
+const npu::FrontendPlugin* tfliteFrontend() {
   static npu::PluginHost host = [] {
     npu::PluginHost loaded;
     loaded.loadDirectory(npu::test::buildDir() / "lib" / "npu-pipeline" / "plugins");
     return loaded;
   }();
-  return static_cast<const npu::FrontendPlugin *>(host.find(npu::PluginKind::Frontend, "frontend_tflite"));
+  return static_cast<const npu::FrontendPlugin*>(host.find(npu::PluginKind::Frontend, "frontend_tflite"));
 }
 
 /// The CPU placements of a Vela log: each header line with the indented lines that follow it.
-std::vector<Placement> placementsInLog(const std::filesystem::path &log) {
+std::vector<Placement> placementsInLog(const std::filesystem::path& log) {
   static const std::regex semantic(
       R"(^Warning: Unsupported TensorFlow Lite semantics for (\S+) '(.*)'\. Placing on CPU instead$)");
   static const std::regex constraint(R"(^Warning: (\S+) '(.*)' is not supported on the NPU\. Placing on CPU instead$)");
@@ -69,13 +69,13 @@ std::vector<Placement> placementsInLog(const std::filesystem::path &log) {
 /// The graph with Vela's names: the frontend names an unnamed tensor "tensor_<index>", Vela leaves it
 /// (and the operation named after it) empty.
 npu::Graph withVelaNames(npu::Graph graph) {
-  for (npu::Subgraph &subgraph : graph.subgraphs) {
+  for (npu::Subgraph& subgraph : graph.subgraphs) {
     for (std::size_t index = 0; index < subgraph.tensors.size(); ++index) {
       if (subgraph.tensors[index].name == "tensor_" + std::to_string(index)) {
         subgraph.tensors[index].name.clear();
       }
     }
-    for (npu::Operation &op : subgraph.operations) {
+    for (npu::Operation& op : subgraph.operations) {
       if (!op.outputs.empty() && subgraph.tensor(op.outputs.front()).name.empty()) {
         op.name.clear();
       }
@@ -85,11 +85,11 @@ npu::Graph withVelaNames(npu::Graph graph) {
 }
 
 /// The CPU placements our checks make on the frontend's graph, worded like Vela's log.
-std::vector<Placement> placementsOfChecks(const npu::Graph &graph) {
+std::vector<Placement> placementsOfChecks(const npu::Graph& graph) {
   const OperatorSupportChecker checker;
   std::vector<Placement> placements;
-  for (const npu::Subgraph &subgraph : graph.subgraphs) {
-    for (const npu::Operation &op : subgraph.operations) {
+  for (const npu::Subgraph& subgraph : graph.subgraphs) {
+    for (const npu::Operation& op : subgraph.operations) {
       const SupportDiagnosis diagnosis = checker.diagnose(subgraph, op);
       if (!diagnosis.supported) {
         const std::string type = diagnosis.stage == SupportStage::AsymmetricWeights ? std::string(npu::nameOf(op.type))
@@ -108,12 +108,12 @@ struct Comparison {
   std::vector<std::string> differences;
 };
 
-void compare(const std::string &model, std::vector<Placement> vela, std::vector<Placement> ours, Comparison &result) {
+void compare(const std::string& model, std::vector<Placement> vela, std::vector<Placement> ours, Comparison& result) {
   result.logged += static_cast<int>(vela.size());
-  for (const Placement &logged : vela) {
-    const auto sameOperator = [&](const Placement &p) { return p.type == logged.type && p.name == logged.name; };
+  for (const Placement& logged : vela) {
+    const auto sameOperator = [&](const Placement& p) { return p.type == logged.type && p.name == logged.name; };
     auto found = std::find_if(ours.begin(), ours.end(),
-                              [&](const Placement &p) { return sameOperator(p) && p.text == logged.text; });
+                              [&](const Placement& p) { return sameOperator(p) && p.text == logged.text; });
     if (found != ours.end()) {
       ++result.placed;
       ++result.sameText;
@@ -127,7 +127,7 @@ void compare(const std::string &model, std::vector<Placement> vela, std::vector<
     }
     ours.erase(found);
   }
-  for (const Placement &extra : ours) {
+  for (const Placement& extra : ours) {
     result.differences.push_back(model + ": placed on the CPU but not by Vela: " + extra.text);
   }
 }
@@ -143,22 +143,22 @@ BOOST_AUTO_TEST_CASE(cpu_placements_and_their_reasons_equal_vela_on_every_shared
     BOOST_TEST_MESSAGE("NPU_PIPELINE_MODELS is not set: skipping the comparison with Vela's logs");
     return;
   }
-  BOOST_TEST_REQUIRE(tfliteFrontend() != nullptr, "the frontend_tflite plugin was not found; build it first");
+  BOOST_TEST_REQUIRE(tfliteFrontend() != nullptr, "the frontend_tflite plugin was not found or was refused (stale ABI); build the frontend_tflite target");
   // the checks take no configuration, so each model is read and checked once for every Vela config
   std::map<std::string, std::vector<Placement>> ours;
-  for (const auto &entry : std::filesystem::directory_iterator(*models)) {
+  for (const auto& entry : std::filesystem::directory_iterator(*models)) {
     if (entry.path().extension() == ".tflite") {
       ours[entry.path().stem().string()] = placementsOfChecks(withVelaNames(tfliteFrontend()->read(entry.path(), {})));
     }
   }
   std::set<std::filesystem::path> configDirs;
-  for (const auto &entry : std::filesystem::directory_iterator(*reference / "vela310")) {
+  for (const auto& entry : std::filesystem::directory_iterator(*reference / "vela310")) {
     configDirs.insert(entry.path());
   }
-  for (const std::filesystem::path &configDir : configDirs) {
+  for (const std::filesystem::path& configDir : configDirs) {
     Comparison result;
     int modelCount = 0;
-    for (const auto &[model, placements] : ours) {
+    for (const auto& [model, placements] : ours) {
       const std::filesystem::path log = configDir / model / "log.txt";
       if (std::filesystem::exists(log)) {
         ++modelCount;
@@ -169,7 +169,7 @@ BOOST_AUTO_TEST_CASE(cpu_placements_and_their_reasons_equal_vela_on_every_shared
     std::cout << config << ": " << modelCount << " models, " << result.placed << "/" << result.logged
               << " logged CPU placements reproduced, " << result.sameText << "/" << result.logged
               << " with Vela's exact text\n";
-    for (const std::string &difference : result.differences) {
+    for (const std::string& difference : result.differences) {
       std::cout << "  " << difference;
     }
     BOOST_TEST(result.differences.empty(), config);

@@ -78,16 +78,16 @@ public:
   explicit OperatorSupportChecker(SupportArchitecture architecture = {});
 
   /// Semantic checks, then the asymmetric-weights check, then the NPU constraints: Vela's placement.
-  [[nodiscard]] npu::SupportVerdict check(const npu::Subgraph &subgraph, const npu::Operation &op) const override;
-  [[nodiscard]] SupportDiagnosis diagnose(const npu::Subgraph &subgraph, const npu::Operation &op) const;
+  [[nodiscard]] npu::SupportVerdict check(const npu::Subgraph& subgraph, const npu::Operation& op) const override;
+  [[nodiscard]] SupportDiagnosis diagnose(const npu::Subgraph& subgraph, const npu::Operation& op) const;
 
   /// Only tflite_model_semantic's checks (Vela runs them right after reading the model).
-  [[nodiscard]] SupportDiagnosis checkSemantics(const npu::Subgraph &subgraph, const npu::Operation &op) const;
+  [[nodiscard]] SupportDiagnosis checkSemantics(const npu::Subgraph& subgraph, const npu::Operation& op) const;
   /// The asymmetric-weights check and tflite_supported_operators' checks, for operations that passed
   /// checkSemantics (Vela's supported_operator_check).
-  [[nodiscard]] SupportDiagnosis checkNpuConstraints(const npu::Subgraph &subgraph, const npu::Operation &op) const;
+  [[nodiscard]] SupportDiagnosis checkNpuConstraints(const npu::Subgraph& subgraph, const npu::Operation& op) const;
 
-  [[nodiscard]] const SupportArchitecture &architecture() const { return architecture_; }
+  [[nodiscard]] const SupportArchitecture& architecture() const { return architecture_; }
 
 private:
   SupportArchitecture architecture_;
@@ -95,13 +95,13 @@ private:
 
 /// The TFLite operator name Vela prints for an operation ("CONV_2D", "CUSTOM"): the frontend's
 /// sourceType without a custom code, else the name of the operation type.
-[[nodiscard]] std::string tfliteOperatorName(const npu::Operation &op);
+[[nodiscard]] std::string tfliteOperatorName(const npu::Operation& op);
 
 /// The lines Vela 3.10 logs for a CPU placement, e.g.
 ///   Warning: CONV_2D 'name' is not supported on the NPU. Placing on CPU instead
 ///    - <description>
 ///      <detail>
 /// Empty for a supported operation.
-[[nodiscard]] std::string velaLogText(const SupportDiagnosis &diagnosis, const npu::Operation &op);
+[[nodiscard]] std::string velaLogText(const SupportDiagnosis& diagnosis, const npu::Operation& op);
 
 } // namespace ethosu
