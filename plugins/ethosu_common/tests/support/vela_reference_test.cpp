@@ -143,7 +143,9 @@ BOOST_AUTO_TEST_CASE(cpu_placements_and_their_reasons_equal_vela_on_every_shared
     BOOST_TEST_MESSAGE("NPU_PIPELINE_MODELS is not set: skipping the comparison with Vela's logs");
     return;
   }
-  BOOST_TEST_REQUIRE(tfliteFrontend() != nullptr, "the frontend_tflite plugin was not found or was refused (stale ABI); build the frontend_tflite target");
+  BOOST_TEST_REQUIRE(
+      tfliteFrontend() != nullptr,
+      "the frontend_tflite plugin was not found or was refused (stale ABI); build the frontend_tflite target");
   // the checks take no configuration, so each model is read and checked once for every Vela config
   std::map<std::string, std::vector<Placement>> ours;
   for (const auto& entry : std::filesystem::directory_iterator(*models)) {
