@@ -58,6 +58,14 @@ WeightTraversal chooseConvolutionTraversal(int kernelHeight, int kernelWidth, in
                                                                     : WeightTraversal::DepthFirst;
 }
 
+std::array<std::int64_t, 2> doubleBufferSizes(const npu::EncodedWeights& encoded) {
+  std::array<std::int64_t, 2> sizes{};
+  for (std::size_t index = 0; index < encoded.slices.size(); ++index) {
+    sizes[index % 2] = std::max(sizes[index % 2], encoded.slices[index].bytes);
+  }
+  return sizes;
+}
+
 npu::EncodedWeights encodeWeightsAndScales(const WeightStreamInput& input, const WeightEncoderConfig& config,
                                            int ofmBlockDepth, std::span<const int> depthSlices, bool keepStream) {
   const int ofmDepth = input.weights.ofmDepth;

@@ -58,6 +58,14 @@ const npu::FrontendPlugin* tfliteFrontend() {
   return static_cast<const npu::FrontendPlugin*>(pluginHost().find(npu::PluginKind::Frontend, "frontend_tflite"));
 }
 
+std::string refusedPlugins() {
+  std::string text;
+  for (const npu::RefusedPlugin& refused : pluginHost().refused()) {
+    text += "; refused " + refused.path.filename().string() + ": " + refused.reason;
+  }
+  return text;
+}
+
 /// The Ethos-U lowering plugin, when it was built: it makes the operations Vela creates by rewriting.
 const npu::LoweringPlugin* ethosuLowering() {
   return static_cast<const npu::LoweringPlugin*>(pluginHost().find(npu::PluginKind::Lowering, "ethosu_lowering"));
@@ -237,7 +245,8 @@ BOOST_AUTO_TEST_CASE(encoded_weight_sizes_equal_vela_for_every_operation_that_ma
     return;
   }
   BOOST_REQUIRE_MESSAGE(tfliteFrontend() != nullptr,
-                        "the frontend_tflite plugin was not found under the build tree; build it first");
+                        "the frontend_tflite plugin was not found or refused under the build tree (build it with "
+                        "the current headers first)" << refusedPlugins());
   for (const ReferenceConfig& config : kConfigs) {
     Tally tally;
     for (const std::filesystem::path& modelDir : modelDirectories(*reference / "vela310" / config.name)) {
@@ -268,7 +277,8 @@ BOOST_AUTO_TEST_CASE(encoded_weight_sizes_of_the_lowered_graph_equal_vela) {
   const auto models = npu::test::sharedModelsDir();
   const auto reference = npu::test::sharedReferenceDir();
   if (!models || !reference || tfliteFrontend() == nullptr || ethosuLowering() == nullptr) {
-    BOOST_TEST_MESSAGE("models or the frontend/lowering plugins are missing: skipping the lowered comparison");
+    BOOST_TEST_MESSAGE("models or the frontend/lowering plugins are missing: skipping the lowered comparison"
+                       << refusedPlugins());
     return;
   }
   for (const ReferenceConfig& config : kConfigs) {

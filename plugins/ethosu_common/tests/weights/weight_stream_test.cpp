@@ -69,6 +69,9 @@ BOOST_AUTO_TEST_CASE(depth_slices_are_encoded_one_after_another_at_16_byte_offse
   }
   BOOST_TEST(encoded.totalBytes == offset);
   BOOST_TEST(encoded.stream.empty());
+  const std::array<std::int64_t, 2> halves = doubleBufferSizes(encoded);
+  BOOST_TEST(halves[0] == std::max(encoded.slices[0].bytes, encoded.slices[2].bytes));
+  BOOST_TEST(halves[1] == encoded.slices[1].bytes);
 }
 
 BOOST_AUTO_TEST_CASE(two_cores_take_alternate_ofm_channels_and_half_the_block_depth) {

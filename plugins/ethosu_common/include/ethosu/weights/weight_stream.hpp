@@ -10,6 +10,7 @@
 
 #include "npu/plugin/accelerator.hpp"
 
+#include <array>
 #include <span>
 #include <vector>
 
@@ -42,6 +43,10 @@ struct WeightStreamInput {
 [[nodiscard]] npu::EncodedWeights encodeWeightsAndScales(const WeightStreamInput& input,
                                                          const WeightEncoderConfig& config, int ofmBlockDepth,
                                                          std::span<const int> depthSlices, bool keepStream);
+
+/// Bytes a double buffer needs for each of its two halves: the largest even-numbered and the largest
+/// odd-numbered slice (weight_compressor.py: NpuWeightTensor.double_buffer_sizes).
+[[nodiscard]] std::array<std::int64_t, 2> doubleBufferSizes(const npu::EncodedWeights& encoded);
 
 /// The traversal Vela picks for a convolution's weights: part-kernel-first when it uses the
 /// multipliers at least as well as depth-first, or when the IFM has at most 8 channels
