@@ -1,5 +1,5 @@
 // LUT-based activations and activation fix-ups (Vela tflite_graph_optimiser.py: convert_ops_to_lut,
-// convert_lrelu, convert_lrelu_to_mul_max, convert_hardswish_to_lut, fixup_relus_with_differing_ifm_ofm_scaling,
+// convert_hardswish_to_lut, fixup_relus_with_differing_ifm_ofm_scaling,
 // convert_tanh_sigmoid_to_lut, convert_quantize; lut.py convert_to_lut).
 #include "ethosu_lowering/rewrite_support.hpp"
 #include "lut_tables.hpp"
@@ -67,83 +67,7 @@ RewriteResult convertOpsToLut(Subgraph& subgraph, const Operation& op) {
     }
     return single(convertToLut(subgraph, op, lut8(exp, ifm.quantisation, ofm.quantisation, ifm.type), "exp"));
   }
-  const auto reciprocalRoot = [](double x) { return x > 0.0 ? 1.0 / std::sqrt(x) : 1e9; };
-  return single(convertToLut(subgraph, op, lut8(reciprocalRoot, ifm.quantisation, ofm.quantisation, ifm.type), "rsqrt"));
-}
-
-RewriteResult convertLeakyRelu(Subgraph& subgraph, const Operation& op) {
-  if (op.type != OpType::LeakyRelu) {
-    return std::nullopt;
-  }
-  const Tensor ifm = subgraph.tensor(op.ifm());
-  const Tensor ofm = subgraph.tensor(op.ofm());
-  const double alpha = op.attributes.getOr<double>("alpha", 0.2);
-  if (alpha == 0.0) {
-    Operation relu = op;
-    relu.type = OpType::Relu;
-    return single(relu);
-  }
-  if (is8Bit(ifm.type) && ifm.type == ofm.type) {
-    const auto leaky = [alpha](double x) { return x < 0.0 ? alpha * x : x; };
-    return single(convertToLut(subgraph, op, lut8(leaky, ifm.quantisation, ofm.quantisation, ifm.type), "lrelu"));
-  }
-  if (sameScaling(ifm, ofm) && ifm.type == DataType::Int16 && ofm.type == DataType::Int16 && alpha > 0.0) {
-    return std::nullopt; // runs as a LeakyRelu on the elementwise unit
-  }
-  // Vela convert_lrelu_to_mul_max: max(x, alpha * x) for 0 < alpha < 1, else min/mul/relu/add.
-  std::vector<Operation> result;
-  const bool mulMax = alpha > 0.0 && alpha < 1.0;
-  TensorId mulIfm = op.ifm();
-  if (!mulMax) {
-    const std::vector<std::int64_t> zero{0};
-    const TensorId zeroConst =
-        addConstant(subgraph, "zero_const", Shape{}, ifm.type, zero, withoutScale(ifm.quantisation));
-    ElementwiseSpec minimum{OpType::Minimum, op.name + "_min", op.ifm(), zeroConst, ifm.quantisation, {}, {}, {}, {}};
-    result.push_back(makeElementwise(subgraph, op, minimum));
-    mulIfm = result.back().ofm();
-  }
-  Quantisation alphaQuantisation = ifm.quantisation;
-  alphaQuantisation.scale = {alpha};
-  alphaQuantisation.zeroPoint = {0};
-  const std::vector<std::int64_t> one{1};
-  const TensorId alphaScalar = addConstant(subgraph, op.name + "_alpha_scalar", Shape{1},
-                                           subgraph.tensor(mulIfm).type, one, alphaQuantisation);
-  ElementwiseSpec multiply{OpType::Mul, op.name + "_mul_alpha", mulIfm, alphaScalar, ofm.quantisation, {}, {}, {}, {}};
-  Operation mulAlpha = makeElementwise(subgraph, op, multiply);
-  subgraph.tensor(mulAlpha.ofm()).name = ofm.name + "_alpha";
-  const TensorId alphaFeatureMap = mulAlpha.ofm();
-  result.push_back(std::move(mulAlpha));
-  TensorId identity = op.ifm();
-  if (!mulMax) {
-    Operation relu = makeAvgPoolNop(op, op.name + "_relu_avgpool");
-    relu.inputs = {op.ifm()};
-    relu.outputs = {cloneTensor(subgraph, op.ofm(), "_positive_scaled")};
-    Activation activation;
-    activation.type = OpType::Relu;
-    activation.min = 0.0;
-    relu.activation = activation;
-    relu.attributes.set("packed_operations", std::int64_t{1});
-    setDefaultShapes(subgraph, relu);
-    identity = relu.ofm();
-    result.push_back(std::move(relu));
-  } else if (!sameScaling(ifm, ofm)) {
-    Quantisation unit = unitQuantisation();
-    const TensorId identityScalar = addConstant(subgraph, op.name + "_id_scalar", Shape{}, ifm.type, one, unit);
-    ElementwiseSpec mulIdentity{OpType::Mul, op.name + "_mul_identity", op.ifm(), identityScalar, ofm.quantisation,
-                                {}, {}, {}, {}};
-    result.push_back(makeElementwise(subgraph, op, mulIdentity));
-    identity = result.back().ofm();
-  }
-  Operation combine = op;
-  combine.type = mulMax ? OpType::Maximum : OpType::Add;
-  combine.inputs = {alphaFeatureMap, identity};
-  combine.attributes = {};
-  if (!mulMax) {
-    setExplicitScaling(combine, {0}, {1});
-  }
-  setDefaultShapes(subgraph, combine);
-  result.push_back(std::move(combine));
-  return result;
+  return single(convertToLut(subgraph, op, rsqrtTable(ifm.quantisation, ofm.quantisation), "rsqrt"));
 }
 
 RewriteResult convertHardSwishToLut(Subgraph& subgraph, const Operation& op) {
@@ -152,8 +76,7 @@ RewriteResult convertHardSwishToLut(Subgraph& subgraph, const Operation& op) {
   }
   const Tensor& ifm = subgraph.tensor(op.ifm());
   const Tensor& ofm = subgraph.tensor(op.ofm());
-  const auto hardSwish = [](double x) { return x * std::clamp(x + 3.0, 0.0, 6.0) / 6.0; };
-  return single(convertToLut(subgraph, op, lut8(hardSwish, ifm.quantisation, ofm.quantisation, ifm.type), "hardswish"));
+  return single(convertToLut(subgraph, op, hardSwishTable(ifm.quantisation, ofm.quantisation, ifm.type), "hardswish"));
 }
 
 RewriteResult fixupRelusWithDifferingScales(Subgraph& subgraph, const Operation& op) {
@@ -165,9 +88,7 @@ RewriteResult fixupRelusWithDifferingScales(Subgraph& subgraph, const Operation&
   Operation avgPool = makeAvgPoolNop(op, op.name + "_avgpool");
   avgPool.inputs = {op.ifm()};
   avgPool.outputs = {op.ofm()};
-  Activation activation = op.activation.value_or(Activation{});
-  activation.type = op.type;
-  avgPool.activation = activation;
+  avgPool.activation = activationFromOperation(op);
   const double rescale =
       subgraph.tensor(op.ifm()).quantisation.scaleAt(0) / subgraph.tensor(op.ofm()).quantisation.scaleAt(0);
   const QuantisedScale scale = quantiseScale(rescale);

@@ -205,4 +205,48 @@ RewriteResult fixupBiasTensors(Subgraph& subgraph, const Operation& op) {
   return single(fixed);
 }
 
+RewriteResult fixupDilation(Subgraph& subgraph, const Operation& op) {
+  if ((op.type != OpType::Conv2DBias && op.type != OpType::DepthwiseConv2DBias) || !op.kernel ||
+      (op.kernel->dilationX <= 2 && op.kernel->dilationY <= 2) || op.weights() == kNoTensor) {
+    return std::nullopt;
+  }
+  // Dilation above 2 is built into a sparse kernel; an even dilation keeps a hardware dilation of 2 and
+  // halves the kernel (Vela fixup_dilation_gt2).
+  const Kernel kernel = *op.kernel;
+  const int hardwareY = kernel.dilationY % 2 == 0 ? 2 : 1;
+  const int hardwareX = kernel.dilationX % 2 == 0 ? 2 : 1;
+  const int scaleY = kernel.dilationY / hardwareY;
+  const int scaleX = kernel.dilationX / hardwareX;
+  const Tensor weights = subgraph.tensor(op.weights());
+  // OHWI for convolutions, [1, H, W, C] for depthwise: H and W are dimensions 1 and 2 either way.
+  const int outer = weights.shape[0];
+  const int height = weights.shape[1];
+  const int width = weights.shape[2];
+  const int inner = weights.shape[3];
+  const int newHeight = (height - 1) * scaleY + 1;
+  const int newWidth = (width - 1) * scaleX + 1;
+  const auto values = weights.integerValues();
+  // The holes hold the weights' zero point, i.e. real zeros (Vela writes raw zeros, the same for the
+  // symmetric int8 weights the NPU checks require, but wrong for asymmetric uint8 weights).
+  const std::int64_t fill = weights.quantisation.zeroPoint.size() == 1 ? weights.quantisation.zeroPoint[0] : 0;
+  std::vector<std::int64_t> sparse(static_cast<std::size_t>(outer) * newHeight * newWidth * inner, fill);
+  for (int o = 0; o < outer; ++o) {
+    for (int y = 0; y < height; ++y) {
+      for (int x = 0; x < width; ++x) {
+        for (int i = 0; i < inner; ++i) {
+          sparse[static_cast<std::size_t>(((o * newHeight + y * scaleY) * newWidth + x * scaleX) * inner + i)] =
+              values[static_cast<std::size_t>(((o * height + y) * width + x) * inner + i)];
+        }
+      }
+    }
+  }
+  Operation dilated = op;
+  dilated.inputs[1] = reshapedConstant(subgraph, op.weights(), Shape{outer, newHeight, newWidth, inner}, sparse);
+  dilated.kernel->height = newHeight;
+  dilated.kernel->width = newWidth;
+  dilated.kernel->dilationY = hardwareY;
+  dilated.kernel->dilationX = hardwareX;
+  return single(dilated);
+}
+
 } // namespace ethosu::lowering

@@ -102,6 +102,31 @@ Operation makeMemcpy(const Subgraph& subgraph, const Operation& origin, std::str
   return op;
 }
 
+Operation makeFullyConnected(Subgraph& subgraph, const Operation& origin, const std::string& name, TensorId ifm,
+                             TensorId weights, TensorId bias, const Quantisation& quantisation) {
+  Operation op = deriveOperation(origin, OpType::FullyConnected, name);
+  const Shape& ifmShape = subgraph.tensor(ifm).shape;
+  const int outputs = subgraph.tensor(weights).shape[0];
+  const Shape ofmShape{ifmShape.rank() > 0 ? ifmShape[0] : 1, outputs};
+  op.inputs = {ifm, weights, bias};
+  op.outputs = {addFeatureMap(subgraph, name + "_tens0", ofmShape, subgraph.tensor(ifm).type, quantisation)};
+  setDefaultShapes(subgraph, op);
+  return op;
+}
+
+Operation makeFusedActivation(Subgraph& subgraph, const Operation& origin, const std::string& name,
+                              OpType activation, TensorId ifm, const Quantisation& quantisation) {
+  Operation op = makeAvgPoolNop(origin, name);
+  Activation function;
+  function.type = activation;
+  op.activation = function;
+  const Tensor& input = subgraph.tensor(ifm);
+  op.inputs = {ifm};
+  op.outputs = {addFeatureMap(subgraph, name + "_tens0", input.shape, input.type, quantisation)};
+  setDefaultShapes(subgraph, op);
+  return op;
+}
+
 TensorId addZeroBias(Subgraph& subgraph, const std::string& name, int channels, DataType ifmType) {
   const std::vector<std::int64_t> zeros(static_cast<std::size_t>(channels), 0);
   const DataType type = ifmType == DataType::Int16 ? DataType::Int64 : DataType::Int32;

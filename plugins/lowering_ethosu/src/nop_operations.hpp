@@ -50,6 +50,18 @@ struct ElementwiseSpec {
 [[nodiscard]] npu::Operation makeCast(npu::Subgraph& subgraph, const npu::Operation& origin, const std::string& name,
                                       npu::TensorId ifm, npu::TensorId ofm);
 
+/// A fully connected layer ifm x weights ([O, I], TFLite layout) writing a new [N, O] tensor "<name>_tens0"
+/// (Vela create_fullyconnected); a missing bias is added later by fixupBiasTensors.
+[[nodiscard]] npu::Operation makeFullyConnected(npu::Subgraph& subgraph, const npu::Operation& origin,
+                                                const std::string& name, npu::TensorId ifm, npu::TensorId weights,
+                                                npu::TensorId bias, const npu::Quantisation& quantisation);
+
+/// An AvgPool carrying an activation function, writing a new tensor "<name>_tens0" (Vela
+/// create_fused_activation).
+[[nodiscard]] npu::Operation makeFusedActivation(npu::Subgraph& subgraph, const npu::Operation& origin,
+                                                 const std::string& name, npu::OpType activation, npu::TensorId ifm,
+                                                 const npu::Quantisation& quantisation);
+
 /// A zero bias of `channels` values (int64 for int16 IFMs, else int32) named "<name>_bias".
 npu::TensorId addZeroBias(npu::Subgraph& subgraph, const std::string& name, int channels, npu::DataType ifmType);
 

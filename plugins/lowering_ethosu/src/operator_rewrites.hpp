@@ -19,7 +19,6 @@ using RewriteResult = std::optional<std::vector<npu::Operation>>;
 
 // activation_rewrites.cpp
 RewriteResult convertOpsToLut(npu::Subgraph& subgraph, const npu::Operation& op);
-RewriteResult convertLeakyRelu(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult convertHardSwishToLut(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult fixupRelusWithDifferingScales(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult convertTanhSigmoidToLut(npu::Subgraph& subgraph, const npu::Operation& op);
@@ -33,20 +32,26 @@ RewriteResult fixupStridedConv(npu::Subgraph& subgraph, const npu::Operation& op
 RewriteResult rewriteFullyConnectedInput(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult fixupTransposeConv(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult fixupBiasTensors(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult fixupDilation(npu::Subgraph& subgraph, const npu::Operation& op);
 
 // pass_mean.cpp
 RewriteResult convertMeanToDepthwiseConv(npu::Subgraph& subgraph, const npu::Operation& op);
 // pass_softmax.cpp
 RewriteResult convertSoftmax(npu::Subgraph& subgraph, const npu::Operation& op);
-// pass_lstm.cpp
-RewriteResult convertLstm(npu::Subgraph& subgraph, const npu::Operation& op);
-// pass_argmax_resize.cpp
-RewriteResult convertArgMax(npu::Subgraph& subgraph, const npu::Operation& op);
-RewriteResult fixupResize(npu::Subgraph& subgraph, const npu::Operation& op);
-// pass_padding.cpp
-RewriteResult replacePadByHardwarePadding(npu::Subgraph& subgraph, const npu::Operation& op);
 // pass_elementwise.cpp
 RewriteResult convertSquaredDifference(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult convertPrelu(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult convertMulMaxToAbsOrLeakyRelu(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult convertLeakyRelu(npu::Subgraph& subgraph, const npu::Operation& op);
+// pass_lstm.cpp
+RewriteResult convertLstm(npu::Subgraph& subgraph, const npu::Operation& op);
+// pass_argmax.cpp
+RewriteResult convertArgMax(npu::Subgraph& subgraph, const npu::Operation& op);
+// pass_resize.cpp
+RewriteResult fixupResize(npu::Subgraph& subgraph, const npu::Operation& op);
+// pass_transpose.cpp
+RewriteResult fixupTranspose(npu::Subgraph& subgraph, const npu::Operation& op);
+// pass_padding.cpp
+RewriteResult replacePadByHardwarePadding(npu::Subgraph& subgraph, const npu::Operation& op);
 
 } // namespace ethosu::lowering

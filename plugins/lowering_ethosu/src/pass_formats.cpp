@@ -26,6 +26,8 @@ bool mustStayLinear(const Subgraph& subgraph, TensorId id) {
   for (OperationId producerId : producers) {
     const Operation& producer = subgraph.operation(producerId);
     if (producer.placement != Placement::Npu || producer.type == OpType::Memcpy ||
+        producer.attributes.getOr<std::string>("memory_function", "") == "VariableTensorWrite" ||
+        producer.attributes.getOr<bool>("ofm_swap_hw_strides", false) ||
         (producer.writeOffset && producer.writeOffset->depth % 16 != 0) ||
         (!producer.ofmShapes.empty() && producer.ofmShapes[0] != shape) ||
         (producer.sourceType == "RESIZE_BILINEAR" && producer.type == OpType::DepthwiseConv2DBias)) {

@@ -59,4 +59,16 @@ void bypassMemoryOnlyOperations(Subgraph& subgraph, const LoweringContext& /*con
   }
 }
 
+void removePassThroughOperations(Subgraph& subgraph, const LoweringContext& /*context*/) {
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+    const Operation op = subgraph.operations[i];
+    if (op.type != OpType::Identity || op.inputs.empty() || op.outputs.size() != 1) {
+      continue;
+    }
+    subgraph.operations.erase(subgraph.operations.begin() + static_cast<std::ptrdiff_t>(i));
+    --i;
+    replaceTensorReads(subgraph, op.ofm(), op.ifm());
+  }
+}
+
 } // namespace ethosu::lowering

@@ -13,28 +13,33 @@ using namespace npu;
 namespace {
 using RewriteFunction = RewriteResult (*)(Subgraph&, const Operation&);
 
-constexpr std::array<RewriteFunction, 21> kOperatorRewrites{
-    convertOpsToLut,
-    convertSquaredDifference,
-    convertMeanToDepthwiseConv,
-    convertDepthwiseToConv,
-    convertConvToFullyConnected,
-    convertLstm,
-    convertSoftmax,
-    convertPrelu,
-    convertLeakyRelu,
-    convertAvgPoolToConv,
-    fixupStridedConv,
-    convertHardSwishToLut,
-    rewriteFullyConnectedInput,
-    fixupTransposeConv,
-    fixupRelusWithDifferingScales,
-    convertArgMax,
-    fixupResize,
-    fixupBiasTensors,
-    convertTanhSigmoidToLut,
-    convertQuantize,
-    replacePadByHardwarePadding,
+// set_tensor_equivalence (memory-only aliasing), reorder_depthwise_weights (weights keep TFLite layouts
+// here) and fixup_asymmetric_weights (only with Vela's --force-symmetric-int-weights) have no counterpart.
+constexpr std::array kOperatorRewrites{
+    RewriteFunction{convertOpsToLut},
+    RewriteFunction{convertSquaredDifference},
+    RewriteFunction{convertMeanToDepthwiseConv},
+    RewriteFunction{convertDepthwiseToConv},
+    RewriteFunction{convertConvToFullyConnected},
+    RewriteFunction{convertLstm},
+    RewriteFunction{convertSoftmax},
+    RewriteFunction{convertPrelu},
+    RewriteFunction{convertMulMaxToAbsOrLeakyRelu},
+    RewriteFunction{convertLeakyRelu},
+    RewriteFunction{convertAvgPoolToConv},
+    RewriteFunction{fixupStridedConv},
+    RewriteFunction{convertHardSwishToLut},
+    RewriteFunction{rewriteFullyConnectedInput},
+    RewriteFunction{fixupTransposeConv},
+    RewriteFunction{fixupRelusWithDifferingScales},
+    RewriteFunction{convertArgMax},
+    RewriteFunction{fixupResize},
+    RewriteFunction{fixupBiasTensors},
+    RewriteFunction{convertTanhSigmoidToLut},
+    RewriteFunction{convertQuantize},
+    RewriteFunction{replacePadByHardwarePadding},
+    RewriteFunction{fixupDilation},
+    RewriteFunction{fixupTranspose},
 };
 } // namespace
 

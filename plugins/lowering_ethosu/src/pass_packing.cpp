@@ -76,31 +76,6 @@ bool isStandaloneActivation(OpType type) {
   return isReluLike(type) || type == OpType::Sigmoid || type == OpType::Tanh;
 }
 
-Activation activationOf(const Operation& op) {
-  Activation activation = op.activation.value_or(Activation{});
-  activation.type = op.type;
-  switch (op.type) {
-  case OpType::Relu:
-    activation.min = 0.0;
-    break;
-  case OpType::Relu6:
-    activation.min = 0.0;
-    activation.max = 6.0;
-    break;
-  case OpType::ReluN1To1:
-    activation.min = -1.0;
-    activation.max = 1.0;
-    break;
-  case OpType::Relu0To1:
-    activation.min = 0.0;
-    activation.max = 1.0;
-    break;
-  default:
-    break;
-  }
-  return activation;
-}
-
 bool isMacOrElementwise(OpType type) {
   return is(type, OpCategory::Convolution) || is(type, OpCategory::DepthwiseConvolution) ||
          is(type, OpCategory::VectorProduct) || is(type, OpCategory::Pooling) || type == OpType::ReduceSum ||
@@ -125,7 +100,7 @@ void packActivations(Subgraph& subgraph) {
                             (producer.ofmShapes.empty() || op.ifmShapes.empty() ||
                              producer.ofmShapes[0] == op.ifmShapes[0]);
       if (packable) {
-        producer.activation = activationOf(op);
+        producer.activation = activationFromOperation(op);
         producer.outputs = op.outputs;
         producer.attributes.set("packed_operations",
                                 producer.attributes.getOr<std::int64_t>("packed_operations", 0) + 1);
@@ -137,7 +112,7 @@ void packActivations(Subgraph& subgraph) {
     Operation primary = makeAvgPoolNop(op, op.name + "_avgpool");
     primary.inputs = {op.ifm()};
     primary.outputs = op.outputs;
-    primary.activation = activationOf(op);
+    primary.activation = activationFromOperation(op);
     primary.ifmShapes = op.ifmShapes;
     primary.ofmShapes = op.ofmShapes;
     primary.readOffsets = op.readOffsets;

@@ -3,6 +3,7 @@
 #include "npu/core/diagnostics.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -105,6 +106,23 @@ Shape4 shape4Of(const Subgraph& subgraph, TensorId tensor) { return Shape4::from
 
 Shape toShape(const Shape4& shape) { return Shape{shape.batch, shape.height, shape.width, shape.depth}; }
 
+Shape4 shape4FromList(const std::vector<std::int64_t>& values, int fill) {
+  std::array<int, 4> dims{fill, fill, fill, fill};
+  const std::size_t count = std::min<std::size_t>(values.size(), 4);
+  for (std::size_t i = 0; i < count; ++i) {
+    dims[4 - count + i] = static_cast<int>(values[values.size() - count + i]);
+  }
+  return {dims[0], dims[1], dims[2], dims[3]};
+}
+
+std::int64_t freshEquivalenceId(const Subgraph& subgraph) {
+  std::int64_t largest = -1;
+  for (const Tensor& tensor : subgraph.tensors) {
+    largest = std::max(largest, tensor.equivalenceId);
+  }
+  return largest + 1;
+}
+
 Quantisation unitQuantisation() {
   Quantisation quantisation;
   quantisation.scale = {1.0};
@@ -192,12 +210,41 @@ QuantisedScale quantiseScale(double scale) {
     significandQ31 /= 2;
     ++exponent;
   }
-  return {static_cast<std::int32_t>(significandQ31), 31 - exponent};
+  const int shift = 31 - exponent;
+  if (shift < 0 || shift >= 64) {
+    return {0, 16}; // Vela: a shift the hardware cannot express gives a zero scale
+  }
+  return {static_cast<std::int32_t>(significandQ31), shift};
 }
 
 void setExplicitScaling(Operation& op, std::vector<std::int64_t> shifts, std::vector<std::int64_t> multipliers) {
   op.attributes.set("explicit_scaling_shift", std::move(shifts));
   op.attributes.set("explicit_scaling_multiplier", std::move(multipliers));
+}
+
+Activation activationFromOperation(const Operation& op) {
+  Activation activation = op.activation.value_or(Activation{});
+  activation.type = op.type;
+  switch (op.type) {
+  case OpType::Relu:
+    activation.min = 0.0;
+    break;
+  case OpType::Relu6:
+    activation.min = 0.0;
+    activation.max = 6.0;
+    break;
+  case OpType::ReluN1To1:
+    activation.min = -1.0;
+    activation.max = 1.0;
+    break;
+  case OpType::Relu0To1:
+    activation.min = 0.0;
+    activation.max = 1.0;
+    break;
+  default:
+    break;
+  }
+  return activation;
 }
 
 void setLutActivation(Operation& op, TensorId lut) {

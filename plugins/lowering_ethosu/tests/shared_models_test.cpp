@@ -33,7 +33,11 @@ BOOST_AUTO_TEST_CASE(no_shared_model_makes_the_lowering_fail_or_produce_an_inval
     BOOST_TEST_CONTEXT(entry.path().filename().string()) {
       const Graph graph = tflite_frontend::readModelFile(entry.path());
       Graph result;
-      BOOST_CHECK_NO_THROW(result = lowerForTest(graph, FakeAccelerator{}));
+      try {
+        result = lowerForTest(graph, FakeAccelerator{});
+      } catch (const std::exception& error) {
+        BOOST_ERROR("lowering threw: " << error.what());
+      }
       BOOST_TEST(verifyGraph(result).empty());
       const PlacementCounts counts = countPlacements(result);
       BOOST_TEST_MESSAGE(entry.path().stem().string() << " npu_ops=" << counts.npuOperations

@@ -30,6 +30,9 @@ void foldConstantOperations(npu::Subgraph& subgraph, const LoweringContext& cont
 void placeOperations(npu::Subgraph& subgraph, const LoweringContext& context);
 /// Vela's set_ifm_ofm_op_shapes: the 4D shapes every NPU operation works on.
 void setOperationShapes(npu::Subgraph& subgraph, const LoweringContext& context);
+/// Vela's convert_conv_groups: a grouped convolution becomes split, one convolution per group, concat.
+/// The new operations are left unplaced; placeOperations and setOperationShapes run again after it.
+void convertConvolutionGroups(npu::Subgraph& subgraph, const LoweringContext& context);
 
 // --- concatenation and split by offset (rewrite_concat_ops, rewrite_split_ops) ---------------------
 void rewriteConcatenations(npu::Subgraph& subgraph, const LoweringContext& context);
@@ -41,7 +44,10 @@ void bypassMemoryOnlyOperations(npu::Subgraph& subgraph, const LoweringContext& 
 // --- the per-operator rewrites of Vela's op_rewrite_list -------------------------------------------
 void rewriteOperators(npu::Subgraph& subgraph, const LoweringContext& context);
 
-// --- after the rewrites: fuse LUT activations, fold or expand PAD, padding fields -------------------
+// --- after the rewrites: pass-through removal, fuse LUT activations, fold or expand PAD, padding ----
+/// Vela's remove_passthrough_tensor: every IDENTITY left (also on the CPU) is removed, its readers read
+/// its input.
+void removePassThroughOperations(npu::Subgraph& subgraph, const LoweringContext& context);
 void fuseActivationsWithProducers(npu::Subgraph& subgraph, const LoweringContext& context);
 void convertRemainingPads(npu::Subgraph& subgraph, const LoweringContext& context);
 void addPaddingFields(npu::Subgraph& subgraph, const LoweringContext& context);

@@ -28,6 +28,10 @@ npu::TensorId cloneTensor(npu::Subgraph& subgraph, npu::TensorId source, const s
 
 [[nodiscard]] npu::Shape4 shape4Of(const npu::Subgraph& subgraph, npu::TensorId tensor);
 [[nodiscard]] npu::Shape toShape(const npu::Shape4& shape);
+/// A list of up to four values as a Shape4, padded in front with `fill` (Vela Shape4D.from_list).
+[[nodiscard]] npu::Shape4 shape4FromList(const std::vector<std::int64_t>& values, int fill);
+/// An equivalence id no tensor of the subgraph uses yet.
+[[nodiscard]] std::int64_t freshEquivalenceId(const npu::Subgraph& subgraph);
 
 /// Quantisation with scale 1 and zero point 0.
 [[nodiscard]] npu::Quantisation unitQuantisation();
@@ -51,6 +55,10 @@ struct QuantisedScale {
 
 /// Records Vela's explicit_scaling on an operation.
 void setExplicitScaling(npu::Operation& op, std::vector<std::int64_t> shifts, std::vector<std::int64_t> multipliers);
+
+/// The activation a stand-alone activation operation (RELU, RELU6, ..., LOGISTIC, TANH) applies when fused
+/// into another operation, with the clamp range of the ReLU kinds (Vela create_activation_function).
+[[nodiscard]] npu::Activation activationFromOperation(const npu::Operation& op);
 
 /// Sets a LUT activation (Vela: set_activation_lut).
 void setLutActivation(npu::Operation& op, npu::TensorId lut);
