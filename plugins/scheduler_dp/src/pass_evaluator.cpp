@@ -9,9 +9,12 @@ namespace npu::dp {
 
 namespace {
 
-FeatureMapQuery linearFeatureMap(const PassGraph& graph, TensorId tensor, const Shape4& shape, MemoryArea area) {
+/// A feature map as the search asks about it. Vela 2.1 scores passes while every feature map is still
+/// linear but judges transfer efficiency as if it were stored in the brick format unless it must stay
+/// linear; the format the lowering allows is the closer of the two for both cost models.
+FeatureMapQuery searchFeatureMap(const PassGraph& graph, TensorId tensor, const Shape4& shape, MemoryArea area) {
   const Tensor& t = graph.subgraph().tensor(tensor);
-  return FeatureMapQuery{shape, t.type, TensorFormat::NHWC, t.isConstant() ? graph.memory().constantArea : area};
+  return FeatureMapQuery{shape, t.type, t.format, t.isConstant() ? graph.memory().constantArea : area};
 }
 
 } // namespace
@@ -46,12 +49,12 @@ PerformanceContext searchContext(const PassGraph& graph, int index, const BlockC
   PerformanceContext context;
   CostQuery& query = context.query;
   if (pass.ifm != kNoTensor) {
-    query.ifm = linearFeatureMap(graph, pass.ifm, pass.shapes.ifm, memory.featureMapArea);
+    query.ifm = searchFeatureMap(graph, pass.ifm, pass.shapes.ifm, memory.featureMapArea);
   }
   if (pass.ifm2 != kNoTensor) {
-    query.ifm2 = linearFeatureMap(graph, pass.ifm2, pass.shapes.ifm2.value_or(Shape4{}), memory.featureMapArea);
+    query.ifm2 = searchFeatureMap(graph, pass.ifm2, pass.shapes.ifm2.value_or(Shape4{}), memory.featureMapArea);
   }
-  query.ofm = linearFeatureMap(graph, pass.ofm, pass.shapes.ofm,
+  query.ofm = searchFeatureMap(graph, pass.ofm, pass.shapes.ofm,
                                outputToFastStorage ? memory.fastStorageArea : memory.featureMapArea);
   query.block = &block;
   query.reversedOperands = pass.reversedOperands;

@@ -1,7 +1,7 @@
 #pragma once
 // Block config candidates of every pass and their figures through the accelerator's cost model, as
-// the search sees them: feature maps linear in their default memory (Vela 2.1 scores passes before
-// any format or memory decision), weights in their fast-storage copy when the pass copies them.
+// the search sees them: feature maps in their default memory (Vela 2.1 scores passes before any memory
+// decision), weights in their fast-storage copy when the pass copies them.
 // Everything is computed up front, in parallel, so the search itself only combines numbers.
 
 #include "pass_graph.hpp"

@@ -6,7 +6,7 @@
 // follows); parity is judged on the models whose lowered graphs match (same NPU operation and pass
 // counts in both releases), and the others are listed with the difference. Every compared figure is
 // printed on a line starting with "dp-parity" for the parity tool.
-#include "support/test_support.hpp"
+#include "test_support.hpp"
 
 #include "npu/core/progress.hpp"
 #include "npu/host/plugin_host.hpp"

@@ -40,20 +40,17 @@ std::vector<int> subKernelElements(int height, int width, NpuBlockType type) {
 }
 
 /// Cycles to move one block of `block` elements to or from a memory (get_minimal_cmd_cycles' parts):
-/// Vela measures a block-shaped tensor stored in the brick format.
-double blockTransferCycles(const Architecture& arch, npu::MemoryArea area, bool isRead, int elementBytes,
-                           const Block& block) {
-  const npu::Shape4 blockShape{1, block.height, block.width, block.depth};
-  const double bytes = static_cast<double>(block.height) * block.width * npu::roundUp(block.depth, 16) * elementBytes;
-  return transferEfficiencyBytes(arch, area, isRead, npu::TensorFormat::NHCWB16, elementBytes, blockShape, block, bytes) /
-         arch.bandwidthPerCycle(area);
+/// Vela measures a block-shaped tensor of unknown format, i.e. its plain bytes without burst effects.
+double blockTransferCycles(const Architecture& arch, npu::MemoryArea area, int elementBytes, const Block& block) {
+  const double bytes = static_cast<double>(block.height) * block.width * block.depth * elementBytes;
+  return bytes / arch.bandwidthPerCycle(area);
 }
 
 /// npu_performance.get_minimal_cmd_cycles.
 double minimalCommandCycles(const Architecture& arch, const PassQuery& query, const Block& ifmBlock,
                             const Block& ofmBlock, double computeCycles, double outputCycles) {
-  const double ifmCycles = blockTransferCycles(arch, query.ifm.area, true, npu::bytesOf(query.ifm.type), ifmBlock);
-  const double ofmCycles = blockTransferCycles(arch, query.ofm.area, false, npu::bytesOf(query.ofm.type), ofmBlock);
+  const double ifmCycles = blockTransferCycles(arch, query.ifm.area, npu::bytesOf(query.ifm.type), ifmBlock);
+  const double ofmCycles = blockTransferCycles(arch, query.ofm.area, npu::bytesOf(query.ofm.type), ofmBlock);
   return (arch.readLatency(query.ifm.area) + ifmCycles + computeCycles + outputCycles +
           arch.writeLatency(query.ofm.area) + ofmCycles) /
          4.0;

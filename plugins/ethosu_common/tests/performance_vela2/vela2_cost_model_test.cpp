@@ -6,7 +6,7 @@
 #include "ethosu/performance_vela2/vela2_cost_model.hpp"
 #include "ethosu/performance_vela2/vela2_estimates.hpp"
 
-#include "support/test_support.hpp"
+#include "test_support.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -156,6 +156,7 @@ BOOST_AUTO_TEST_CASE(an_elementwise_add_costs_its_output_elements) {
   PassQuery query = pass(npu::OpType::Add, {1, 32, 32, 16}, {1, 32, 32, 16}, Block{8, 32, 16});
   query.ifm2 = featureMap({1, 32, 32, 16});
   query.traits.activation = npu::OpType::Relu;
+  query.advancedAddSub = true; // the two inputs have different scales
   const auto p = ethosu::vela2::estimatePass(accelerator->architecture(), query);
   requireCycles(p, 24576, 6144, 0);
   BOOST_TEST(bytes(p, MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Read) == 32768);
