@@ -73,6 +73,10 @@ PerformanceContext searchContext(const PassGraph& graph, int index, const BlockC
     weights.fullTransferCycles = graph.accelerator().costModel().transferCycles(
         memory.constantArea, memory.fastStorageArea, weights.encodedBytes);
   }
+  // Before scheduling Vela 2.1 has not packed scales yet: the search reads the model's biases.
+  if (pass.hasBias) {
+    context.scaleBytes = graph.subgraph().tensor(op.bias()).byteSize();
+  }
   if (op.activation && graph.subgraph().validTensorId(op.activation->lut)) {
     context.lutTransfer = ConstantTransfer{memory.constantArea, MemoryArea::Shram,
                                            graph.subgraph().tensor(op.activation->lut).byteSize(), TensorPurpose::Lut};

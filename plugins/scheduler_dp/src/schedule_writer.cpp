@@ -80,11 +80,13 @@ EncodedPlan encodePlan(const PassGraph& graph, const DpPass& pass, const BlockCo
     largestSlice = std::max(largestSlice, slice.bytes - scales);
   }
   const std::int64_t weightBytes = std::max<std::int64_t>(encoded.totalBytes - encoded.scaleBytes, 0);
-  // A double buffer holds two of the largest slices when there are more than two (set_storage_shape).
-  if (kind == StreamingStrategy::WeightStream && encoded.slices.size() > 2) {
+  // Weight streaming alternates between two halves of one buffer; the buffer holds two of the largest
+  // slices when there are more than two, else the whole stream (set_storage_shape).
+  if (kind == StreamingStrategy::WeightStream && encoded.slices.size() > 1) {
     plan.bufferBytes = {allocationBytes(static_cast<double>(largestSlice)),
                         allocationBytes(static_cast<double>(largestSlice))};
-    result.weightBufferBytes = allocationBytes(2.0 * static_cast<double>(largestSlice));
+    result.weightBufferBytes = encoded.slices.size() > 2 ? allocationBytes(2.0 * static_cast<double>(largestSlice))
+                                                         : allocationBytes(static_cast<double>(weightBytes));
   } else {
     plan.bufferBytes = {allocationBytes(static_cast<double>(weightBytes))};
     result.weightBufferBytes = plan.bufferBytes.front();

@@ -91,6 +91,10 @@ struct PerformanceContext {
   double previousSlackCycles = 0.0;
   /// This operation's own slack for the next operation's DMA (its compute cycles when buffered).
   double ownSlackCycles = 0.0;
+  /// Bytes of scales and biases the operation reads, when the asker knows them apart from the weight
+  /// stream (e.g. a scheduler scoring the model's unencoded biases before encoding); unset: the cost
+  /// model derives them.
+  std::optional<std::int64_t> scaleBytes;
 };
 
 /// Final per-operation figures.

@@ -8,6 +8,7 @@
 #include "npu/core/diagnostics.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ethosu::vela2 {
 
@@ -154,7 +155,8 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
   // Scales and biases are a tensor of their own that Vela 2.1 accounts as a feature map; it reads the
   // one-dimensional tensor with the burst of a brick-format IFM of its bias type.
   if (query.hasScales) {
-    const double bytes = static_cast<double>(kScaleBiasBytesPerChannel) * ofmShape.depth;
+    const double bytes = query.scaleBytes ? static_cast<double>(*query.scaleBytes)
+                                          : static_cast<double>(kScaleBiasBytesPerChannel) * ofmShape.depth;
     const double scaledBytes =
         transferEfficiencyBytes(arch, query.scaleArea, true, npu::TensorFormat::NHCWB16, query.scaleElementBytes,
                                 npu::Shape4{1, 1, 1, 1},
@@ -235,12 +237,22 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     query.advancedAddSub = ifmScale && ifm2Scale && ofmScale && *ifmScale != *ifm2Scale;
   }
   query.hasScales = cost.hasScalesBiases;
+  query.scaleBytes = context.scaleBytes;
   query.scaleArea = cost.constantArea;
   const npu::WeightTransfer& weights = context.weights;
   if (weights.present) {
     PassWeights passWeights;
     const std::int64_t scales = query.hasScales ? interleavedScaleBytes(query.ofm.shape.depth, arch.cores()) : 0;
     passWeights.bytes = std::max<std::int64_t>(weights.encodedBytes - scales, 0);
+    // Weight-streamed weights are compressed in slices of the block depth, and Vela 2.1 counts their
+    // bandwidth as if every slice were full (the tensor's average compression scale over its slices).
+    const int depth = query.ofm.shape.depth;
+    const int sliceDepth = std::min(cost.block->ofmBlock.depth, depth);
+    if (weights.doubleBuffered && query.traits.blockType != NpuBlockType::ConvolutionDepthWise && sliceDepth > 0) {
+      const auto slices = npu::divRoundUp(depth, sliceDepth);
+      passWeights.bytes = static_cast<std::int64_t>(std::llround(static_cast<double>(passWeights.bytes) * depth /
+                                                                 static_cast<double>(slices * sliceDepth)));
+    }
     passWeights.storageArea = weights.sourceArea;
     passWeights.bufferArea = weights.bufferArea;
     query.weights = passWeights;

@@ -47,6 +47,9 @@ struct PassQuery {
   bool hasScales = false;       ///< the pass streams scales and biases (10 bytes per OFM channel)
   npu::MemoryArea scaleArea = npu::MemoryArea::Unknown;
   int scaleElementBytes = 4;    ///< bytes of one bias value in the model (int32, or int64 for 16-bit IFMs)
+  /// Bytes of scales and biases read when known (the unencoded biases while a scheduler searches);
+  /// otherwise 10 bytes per OFM channel.
+  std::optional<std::int64_t> scaleBytes;
   /// The scales are copied once into this memory and read from there (an FSBias tensor).
   std::optional<npu::MemoryArea> scaleBufferArea;
   std::optional<npu::ConstantTransfer> lut;
