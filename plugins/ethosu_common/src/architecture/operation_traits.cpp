@@ -65,13 +65,7 @@ OperationTraits traitsOf(const npu::Subgraph& subgraph, const npu::Operation& op
   if (ofm != nullptr) {
     traits.ofmType = ofm->type;
   }
-  if (const npu::Tensor* bias = subgraph.findTensor(op.bias())) {
-    traits.hasBias = true;
-    traits.biasElementBytes = npu::bytesOf(bias->type);
-  } else {
-    // Vela adds a bias to every operation that needs one: int64 for 16-bit inputs, int32 otherwise.
-    traits.biasElementBytes = npu::bitsOf(traits.ifmType) == 16 ? 8 : 4;
-  }
+  traits.hasBias = subgraph.findTensor(op.bias()) != nullptr;
   if (const npu::Tensor* weights = subgraph.findTensor(op.weights())) {
     traits.originalWeightElements = weights->elements();
   }

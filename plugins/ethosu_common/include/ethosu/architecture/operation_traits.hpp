@@ -25,7 +25,6 @@ struct OperationTraits {
   npu::DataType ifm2Type = npu::DataType::Int8;
   npu::DataType ofmType = npu::DataType::Int8;
   bool hasBias = false;
-  int biasElementBytes = 4;                  ///< bytes per scale/bias value as stored in the IR
   std::int64_t originalWeightElements = 0;   ///< elements of the unencoded weight tensor
 };
 

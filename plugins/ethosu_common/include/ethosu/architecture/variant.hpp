@@ -92,6 +92,9 @@ struct CommonArchitecture {
   static constexpr npu::Shape4 kOfmBlockMax{1, 32, 64, 128};
   static constexpr int kDotProductWidth = 8;
   static constexpr int kStorageAlignment = 16; ///< Vela's Tensor.AllocationQuantum
+  /// Bytes of one OFM channel's encoded scale and bias (Vela sets the bias tensor's element size to
+  /// this once encoded, and its bandwidth estimate counts it so).
+  static constexpr int kEncodedScaleBiasBytes = 10;
 };
 
 [[nodiscard]] std::span<const VariantSpec> allVariants();

@@ -1,0 +1,49 @@
+#pragma once
+
+// The cost models an Ethos-U accelerator can use, chosen by name (the accelerator's cost_model option).
+// Each is an npu::CostModel over one Architecture; a new model is one more entry in costModels().
+
+#include "ethosu/architecture/architecture.hpp"
+
+#include "npu/plugin/accelerator.hpp"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ethosu {
+
+/// Vela 3.10's performance model (npu_performance.py with PerformanceQuery and measure_cycle_cost).
+class Vela3CostModel final : public npu::CostModel {
+public:
+  explicit Vela3CostModel(const Architecture& arch) : arch_(arch) {}
+
+  [[nodiscard]] npu::CycleCost cycles(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                      const npu::CostQuery& query) const override;
+  [[nodiscard]] npu::ElementAccess elementAccess(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                                 const npu::CostQuery& query) const override;
+  [[nodiscard]] double transferCycles(npu::MemoryArea from, npu::MemoryArea to, std::int64_t bytes) const override;
+  [[nodiscard]] npu::OperationPerformance estimate(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                                   const npu::PerformanceContext& context) const override;
+
+private:
+  const Architecture& arch_;
+};
+
+struct CostModelEntry {
+  std::string_view name; ///< value of the cost_model option, e.g. "vela3"
+  std::string_view description;
+  std::unique_ptr<npu::CostModel> (*create)(const Architecture& arch);
+};
+
+inline constexpr std::string_view kDefaultCostModel = "vela3";
+
+/// Every cost model, default first.
+[[nodiscard]] std::span<const CostModelEntry> costModels();
+[[nodiscard]] std::vector<std::string> costModelNames();
+/// The named model for `arch` (which must outlive it); a Config error names the known models.
+[[nodiscard]] std::unique_ptr<npu::CostModel> makeCostModel(std::string_view name, const Architecture& arch);
+
+} // namespace ethosu

@@ -1,0 +1,139 @@
+#include "ethosu/accelerator/accelerator.hpp"
+
+#include "ethosu/config/config_files.hpp"
+#include "ethosu/performance/cost_model.hpp"
+#include "ethosu/performance_vela2/vela2_block_configs.hpp" // DP-LOCAL
+
+#include "ethosu/weights/weight_encoder.hpp"
+
+#include "placeholder_parts.hpp"
+
+#include <filesystem>
+
+namespace ethosu {
+
+namespace {
+
+weights::WeightEncoderConfig weightEncoderConfigOf(const VariantSpec& variant) {
+  weights::WeightEncoderConfig config;
+  config.cores = variant.cores;
+  config.ofmMicroBlockDepth = variant.ofmMicroBlock.depth;
+  config.ifmMicroBlockDepth = variant.ifmMicroBlock.depth;
+  config.subKernelMaxWidth = CommonArchitecture::kSubKernelMaxWidth;
+  config.subKernelMaxHeight = CommonArchitecture::kSubKernelMaxHeight;
+  return config;
+}
+
+npu::AcceleratorInfo infoOf(const VariantSpec& variant) {
+  npu::AcceleratorInfo info;
+  info.variant = std::string(variant.name);
+  info.displayName = std::string(variant.displayName);
+  info.macsPerCycle = variant.macsPerCycle;
+  info.cores = variant.cores;
+  info.ofmMicroBlock = variant.ofmMicroBlock;
+  info.ifmMicroBlock = variant.ifmMicroBlock;
+  return info;
+}
+
+std::string variantList(std::optional<NpuFamily> family) {
+  std::string list;
+  for (const auto& variant : allVariants()) {
+    if (!family || variant.family == *family) {
+      list += (list.empty() ? "" : ", ") + std::string(variant.name);
+    }
+  }
+  return list;
+}
+
+/// A name of the default config when the search path has it, else Vela's built-in equivalent.
+std::string defaultReference(std::string_view name, std::string_view subfolder,
+                             const std::vector<std::filesystem::path>& searchPath) {
+  const std::string file = configFileStem(name) + ".yaml";
+  for (const auto& folder : searchPath) {
+    if (std::filesystem::exists(folder / file) || std::filesystem::exists(folder / subfolder / file)) {
+      return std::string(name);
+    }
+  }
+  return std::string(kInternalDefault);
+}
+
+} // namespace
+
+Accelerator::Accelerator(const VariantSpec& variant, npu::MemorySystem memory, std::string_view costModel)
+    : arch_(variant, std::move(memory)),
+      info_(infoOf(variant)),
+      blockConfigs_(arch_),
+      costModel_(makeCostModel(costModel, arch_)),
+      support_(makePlaceholderOperatorSupport()),
+      weights_(std::make_unique<weights::EthosUWeightEncoder>(weightEncoderConfigOf(variant))) {
+  if (costModel == "vela2") { vela2BlockConfigs_ = std::make_unique<vela2::Vela2BlockConfigSelector>(arch_, blockConfigs_); } // DP-LOCAL
+}
+
+std::vector<npu::OptionSpec> acceleratorOptions() {
+  std::vector<npu::OptionSpec> options;
+  options.push_back({std::string(AcceleratorOptionNames::kArenaCacheSize), npu::OptionType::Bytes, "0",
+                     "size of the arena cache (fast storage) the schedule may use; 0 keeps the memory mode's "
+                     "(Vela's --arena-cache-size)",
+                     {},
+                     false});
+  options.push_back({std::string(AcceleratorOptionNames::kCostModel), npu::OptionType::Choice,
+                     std::string(kDefaultCostModel), "performance model used for scheduling and reports",
+                     costModelNames(), false});
+  options.push_back({std::string(AcceleratorOptionNames::kCpuTensorAlignment), npu::OptionType::Integer, "16",
+                     "alignment in bytes of tensor allocations, a power of two of at least 16 (Vela's "
+                     "--cpu-tensor-alignment)",
+                     {},
+                     false});
+  return options;
+}
+
+std::string_view defaultSystemConfig(NpuFamily family) {
+  return family == NpuFamily::EthosU65 ? "Ethos_U65_Client_Server" : "Ethos_U55_High_End_Embedded";
+}
+
+std::string_view defaultMemoryMode(NpuFamily family) {
+  return family == NpuFamily::EthosU65 ? "Dedicated_Sram" : "Shared_Sram";
+}
+
+std::unique_ptr<Accelerator> makeAccelerator(const npu::AcceleratorConfig& config, std::optional<NpuFamily> family) {
+  const VariantSpec* variant = findVariant(config.variant);
+  if (variant == nullptr || (family && variant->family != *family)) {
+    npu::throwConfigError("unknown accelerator variant '" + config.variant + "'", config.location,
+                          "known variants: " + variantList(family));
+  }
+  const auto option = [&](std::string_view name, auto read, auto fallback) {
+    return config.options.has(name) ? read(name) : fallback;
+  };
+  const std::int64_t arenaCacheSize =
+      option(AcceleratorOptionNames::kArenaCacheSize, [&](auto name) { return config.options.getInt(name); },
+             std::int64_t{0});
+  const std::string costModel =
+      option(AcceleratorOptionNames::kCostModel, [&](auto name) { return config.options.getString(name); },
+             std::string(kDefaultCostModel));
+  const std::int64_t alignment =
+      option(AcceleratorOptionNames::kCpuTensorAlignment, [&](auto name) { return config.options.getInt(name); },
+             std::int64_t{CommonArchitecture::kStorageAlignment});
+  if (alignment < CommonArchitecture::kStorageAlignment || (alignment & (alignment - 1)) != 0) {
+    npu::throwConfigError("cpu_tensor_alignment " + std::to_string(alignment) + " is invalid", config.location,
+                          "use a power of two of at least 16");
+  }
+
+  const std::string systemReference =
+      config.system.empty() ? defaultReference(defaultSystemConfig(variant->family), "systems", config.configSearchPath)
+                            : config.system;
+  const std::string modeReference = config.memoryMode.empty()
+                                        ? defaultReference(defaultMemoryMode(variant->family), "memory_modes",
+                                                           config.configSearchPath)
+                                        : config.memoryMode;
+  ConfigOrigin origin{config.location, config.location};
+  const SystemConfig system =
+      resolveSystemConfig(systemReference, *variant, config.configSearchPath, config.location, &origin.system);
+  const MemoryMode mode =
+      resolveMemoryMode(modeReference, *variant, config.configSearchPath, config.location, &origin.memoryMode);
+  npu::MemorySystem memory = buildMemorySystem(*variant, system, mode,
+                                               arenaCacheSize > 0 ? std::optional(arenaCacheSize) : std::nullopt, origin);
+  memory.allocationAlignment = alignment;
+  return std::make_unique<Accelerator>(*variant, std::move(memory), costModel);
+}
+
+} // namespace ethosu

@@ -1,0 +1,47 @@
+#include "ethosu/blocks/block_config_selector.hpp"
+
+namespace ethosu {
+
+BlockSearchQuery blockSearchQueryFor(const OperationTraits& traits, const npu::OperationShapes& shapes) {
+  BlockSearchQuery query;
+  query.blockType = traits.blockType;
+  query.ofm = shapes.ofm;
+  query.ifm = shapes.ifm;
+  query.ifm2 = shapes.ifm2;
+  query.usesScalar = traits.usesScalar;
+  query.ifmBits = npu::bitsOf(traits.ifmType);
+  query.kernel = traits.kernel;
+  // scheduler.SchedulerOperation._get_block_config: two banks for an activation LUT.
+  query.lutBanks = traits.usesLookupTable ? CommonArchitecture::kLutBanks : 0;
+  query.scaled = traits.scaled;
+  query.resampling = traits.resampling;
+  return query;
+}
+
+std::optional<npu::BlockConfig> BlockConfigSelector::choose(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                                            const npu::OperationShapes& shapes) const {
+  const auto config = findBlockConfig(arch_, blockSearchQueryFor(traitsOf(subgraph, op), shapes));
+  if (!config) {
+    return std::nullopt;
+  }
+  return toBlockConfig(*config);
+}
+
+std::vector<npu::BlockConfig> BlockConfigSelector::candidates(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                                              const npu::OperationShapes& shapes) const {
+  std::vector<npu::BlockConfig> result;
+  for (const auto& config : allBlockConfigs(arch_, blockSearchQueryFor(traitsOf(subgraph, op), shapes))) {
+    result.push_back(toBlockConfig(config));
+  }
+  return result;
+}
+
+npu::Shape4 BlockConfigSelector::requiredIfmArea(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                                 const npu::Shape4& ofmArea) const {
+  const OperationTraits traits = traitsOf(subgraph, op);
+  const npu::Shape4 area = ifmAreaRequired(ofmArea, traits.kernel, traits.resampling);
+  const npu::Shape4 ifm = subgraph.ifmShape(op, traits.primaryIsIfm2 ? 1 : 0);
+  return {ofmArea.batch, area.height, area.width, ifm.depth};
+}
+
+} // namespace ethosu
