@@ -2,12 +2,11 @@
 
 #include "ethosu/config/config_files.hpp"
 #include "ethosu/performance/cost_model.hpp"
-#include "ethosu/performance_vela2/vela2_block_configs.hpp" // DP-LOCAL
 
+#include "ethosu/support/operator_support.hpp"
 #include "ethosu/weights/weight_encoder.hpp"
 
-#include "placeholder_parts.hpp"
-
+#include <algorithm>
 #include <filesystem>
 
 namespace ethosu {
@@ -57,16 +56,27 @@ std::string defaultReference(std::string_view name, std::string_view subfolder,
   return std::string(kInternalDefault);
 }
 
+SupportArchitecture supportArchitectureOf(const VariantSpec& variant, bool forceSymmetricIntWeights) {
+  SupportArchitecture architecture;
+  architecture.generation = variant.isEthosU65() ? NpuGeneration::EthosU65 : NpuGeneration::EthosU55;
+  architecture.macsPerCycle = variant.macsPerCycle;
+  architecture.forceSymmetricIntWeights = forceSymmetricIntWeights;
+  return architecture;
+}
+
 } // namespace
 
-Accelerator::Accelerator(const VariantSpec& variant, npu::MemorySystem memory, std::string_view costModel)
+Accelerator::Accelerator(const VariantSpec& variant, npu::MemorySystem memory, const AcceleratorSettings& settings)
     : arch_(variant, std::move(memory)),
       info_(infoOf(variant)),
       blockConfigs_(arch_),
-      costModel_(makeCostModel(costModel, arch_)),
-      support_(makePlaceholderOperatorSupport()),
+      costModel_(makeCostModel(settings.costModel, arch_)),
+      support_(std::make_unique<OperatorSupportChecker>(
+          supportArchitectureOf(variant, settings.forceSymmetricIntWeights))),
       weights_(std::make_unique<weights::EthosUWeightEncoder>(weightEncoderConfigOf(variant))) {
-  if (costModel == "vela2") { vela2BlockConfigs_ = std::make_unique<vela2::Vela2BlockConfigSelector>(arch_, blockConfigs_); } // DP-LOCAL
+  if (const auto* provider = dynamic_cast<const BlockConfigProvider*>(costModel_.get())) {
+    modelBlockConfigs_ = provider->makeBlockConfigSelector(blockConfigs_);
+  }
 }
 
 std::vector<npu::OptionSpec> acceleratorOptions() {
@@ -82,6 +92,12 @@ std::vector<npu::OptionSpec> acceleratorOptions() {
   options.push_back({std::string(AcceleratorOptionNames::kCpuTensorAlignment), npu::OptionType::Integer, "16",
                      "alignment in bytes of tensor allocations, a power of two of at least 16 (Vela's "
                      "--cpu-tensor-alignment)",
+                     {},
+                     false});
+  options.push_back({std::string(AcceleratorOptionNames::kForceSymmetricIntWeights), npu::OptionType::Boolean,
+                     "false",
+                     "run convolutions with asymmetric int8/int16 weights on the NPU with the weights forced "
+                     "symmetric instead of on the CPU (Vela's --force-symmetric-int-weights)",
                      {},
                      false});
   return options;
@@ -107,9 +123,18 @@ std::unique_ptr<Accelerator> makeAccelerator(const npu::AcceleratorConfig& confi
   const std::int64_t arenaCacheSize =
       option(AcceleratorOptionNames::kArenaCacheSize, [&](auto name) { return config.options.getInt(name); },
              std::int64_t{0});
-  const std::string costModel =
+  AcceleratorSettings settings;
+  settings.costModel =
       option(AcceleratorOptionNames::kCostModel, [&](auto name) { return config.options.getString(name); },
              std::string(kDefaultCostModel));
+  settings.forceSymmetricIntWeights = option(
+      AcceleratorOptionNames::kForceSymmetricIntWeights, [&](auto name) { return config.options.getBool(name); },
+      false);
+  const auto models = costModelNames();
+  if (std::find(models.begin(), models.end(), settings.costModel) == models.end()) {
+    npu::throwConfigError("unknown cost model '" + settings.costModel + "'", config.location,
+                          "use one of the cost_model choices of the accelerator plugin");
+  }
   const std::int64_t alignment =
       option(AcceleratorOptionNames::kCpuTensorAlignment, [&](auto name) { return config.options.getInt(name); },
              std::int64_t{CommonArchitecture::kStorageAlignment});
@@ -133,7 +158,7 @@ std::unique_ptr<Accelerator> makeAccelerator(const npu::AcceleratorConfig& confi
   npu::MemorySystem memory = buildMemorySystem(*variant, system, mode,
                                                arenaCacheSize > 0 ? std::optional(arenaCacheSize) : std::nullopt, origin);
   memory.allocationAlignment = alignment;
-  return std::make_unique<Accelerator>(*variant, std::move(memory), costModel);
+  return std::make_unique<Accelerator>(*variant, std::move(memory), settings);
 }
 
 } // namespace ethosu

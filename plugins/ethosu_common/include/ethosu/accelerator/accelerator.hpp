@@ -1,7 +1,8 @@
 #pragma once
 
 // The Ethos-U accelerator: an Architecture with its block config search, cost model, tensor layout,
-// supported-operator checks and weight encoder behind the framework's npu::Accelerator contract.
+// supported-operator checks (src/support) and weight encoder (src/weights) behind the framework's
+// npu::Accelerator contract.
 
 #include "ethosu/accelerator/tensor_layout.hpp"
 #include "ethosu/architecture/architecture.hpp"
@@ -17,9 +18,15 @@
 
 namespace ethosu {
 
+/// Accelerator settings beyond the variant and memory system (from the plugin options).
+struct AcceleratorSettings {
+  std::string costModel = "vela3";
+  bool forceSymmetricIntWeights = false;
+};
+
 class Accelerator final : public npu::Accelerator {
 public:
-  Accelerator(const VariantSpec& variant, npu::MemorySystem memory, std::string_view costModel);
+  Accelerator(const VariantSpec& variant, npu::MemorySystem memory, const AcceleratorSettings& settings = {});
   Accelerator(const Accelerator&) = delete; // the parts refer to the architecture inside
   Accelerator& operator=(const Accelerator&) = delete;
 
@@ -27,7 +34,10 @@ public:
   [[nodiscard]] const npu::MemorySystem& memory() const override { return arch_.memory(); }
   [[nodiscard]] const npu::OperatorSupport& support() const override { return *support_; }
   [[nodiscard]] const npu::TensorLayout& layout() const override { return layout_; }
-  [[nodiscard]] const npu::BlockConfigSelector& blockConfigs() const override { return vela2BlockConfigs_ ? *vela2BlockConfigs_ : static_cast<const npu::BlockConfigSelector&>(blockConfigs_); } // DP-LOCAL
+  /// Vela 3.10's block configs, or those of the cost model's reference scheduler (BlockConfigProvider).
+  [[nodiscard]] const npu::BlockConfigSelector& blockConfigs() const override {
+    return modelBlockConfigs_ ? *modelBlockConfigs_ : static_cast<const npu::BlockConfigSelector&>(blockConfigs_);
+  }
   [[nodiscard]] const npu::WeightEncoder& weights() const override { return *weights_; }
   [[nodiscard]] const npu::CostModel& costModel() const override { return *costModel_; }
 
@@ -41,7 +51,7 @@ private:
   std::unique_ptr<npu::CostModel> costModel_;
   std::unique_ptr<npu::OperatorSupport> support_;
   std::unique_ptr<npu::WeightEncoder> weights_;
-  std::unique_ptr<npu::BlockConfigSelector> vela2BlockConfigs_; // DP-LOCAL
+  std::unique_ptr<npu::BlockConfigSelector> modelBlockConfigs_; ///< the cost model's, when it has its own
 };
 
 /// Names of the accelerator options (see acceleratorOptions()).
@@ -49,6 +59,7 @@ struct AcceleratorOptionNames {
   static constexpr std::string_view kArenaCacheSize = "arena_cache_size";
   static constexpr std::string_view kCostModel = "cost_model";
   static constexpr std::string_view kCpuTensorAlignment = "cpu_tensor_alignment";
+  static constexpr std::string_view kForceSymmetricIntWeights = "force_symmetric_int_weights";
 };
 
 /// The options of the Ethos-U accelerator plugins.

@@ -32,6 +32,16 @@ private:
   const Architecture& arch_;
 };
 
+/// Implemented (besides npu::CostModel) by a cost model whose reference scheduler searches other block
+/// configs than Vela 3.10's; the accelerator then answers blockConfigs() with the model's selector.
+class BlockConfigProvider {
+public:
+  virtual ~BlockConfigProvider() = default;
+  /// The selector to use with this model; `vela3` is the accelerator's own (it outlives the result).
+  [[nodiscard]] virtual std::unique_ptr<npu::BlockConfigSelector>
+  makeBlockConfigSelector(const npu::BlockConfigSelector& vela3) const = 0;
+};
+
 struct CostModelEntry {
   std::string_view name; ///< value of the cost_model option, e.g. "vela3"
   std::string_view description;
