@@ -89,8 +89,9 @@ RewriteResult fixupRelusWithDifferingScales(Subgraph& subgraph, const Operation&
   avgPool.inputs = {op.ifm()};
   avgPool.outputs = {op.ofm()};
   avgPool.activation = activationFromOperation(op);
-  const double rescale =
-      subgraph.tensor(op.ifm()).quantisation.scaleAt(0) / subgraph.tensor(op.ofm()).quantisation.scaleAt(0);
+  // Vela divides the two float32 scales in single precision.
+  const float rescale = static_cast<float>(subgraph.tensor(op.ifm()).quantisation.scaleAt(0)) /
+                        static_cast<float>(subgraph.tensor(op.ofm()).quantisation.scaleAt(0));
   const QuantisedScale scale = quantiseScale(rescale);
   setExplicitScaling(avgPool, {scale.shift}, {scale.multiplier});
   setDefaultShapes(subgraph, avgPool);

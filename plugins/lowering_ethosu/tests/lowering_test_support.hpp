@@ -17,6 +17,9 @@
 namespace npu {
 inline std::ostream& operator<<(std::ostream& out, OpType type) { return out << nameOf(type); }
 inline std::ostream& operator<<(std::ostream& out, TensorPurpose purpose) { return out << nameOf(purpose); }
+inline std::ostream& operator<<(std::ostream& out, TensorFormat format) { return out << nameOf(format); }
+inline std::ostream& operator<<(std::ostream& out, DataType type) { return out << nameOf(type); }
+inline std::ostream& operator<<(std::ostream& out, Resampling resampling) { return out << static_cast<int>(resampling); }
 inline std::ostream& operator<<(std::ostream& out, Placement placement) {
   return out << static_cast<int>(placement);
 }

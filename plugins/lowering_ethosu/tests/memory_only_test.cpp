@@ -54,4 +54,54 @@ BOOST_AUTO_TEST_CASE(a_reshape_whose_input_has_other_readers_becomes_a_memcpy) {
   BOOST_TEST(std::count(operations.begin(), operations.end(), "Memcpy:flat") == 1);
 }
 
+BOOST_AUTO_TEST_CASE(an_identity_on_the_cpu_is_removed_too_and_its_readers_read_its_input) {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 4, 4, 8});
+  const TensorId conv = builder.featureMap("conv", Shape{1, 4, 4, 8});
+  const TensorId same = builder.featureMap("same", Shape{1, 4, 4, 8});
+  builder.conv(in, conv);
+  builder.operation(OpType::Identity, "IDENTITY", {conv}, {same});
+  builder.output(same);
+  FakeAccelerator accelerator;
+  accelerator.fakeSupport.unsupported[OpType::Identity] = "not on the NPU";
+  const Graph lowered = lowerForTest(builder.graph, accelerator);
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  BOOST_TEST(describeOperations(subgraph) == std::vector<std::string>{"Conv2DBias:conv"});
+  BOOST_TEST(subgraph.outputs.front() == subgraph.operations.front().ofm());
+}
+
+BOOST_AUTO_TEST_CASE(a_transpose_of_height_and_width_is_an_avgpool_writing_with_swapped_strides) {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 6, 4, 8});
+  const TensorId conv = builder.featureMap("conv", Shape{1, 6, 4, 8});
+  const TensorId permutation = builder.constant("perm", Shape{4}, DataType::Int32, {0, 2, 1, 3});
+  const TensorId transposed = builder.featureMap("transposed", Shape{1, 4, 6, 8});
+  const TensorId out = builder.featureMap("out", Shape{1, 4, 6, 8});
+  builder.conv(in, conv);
+  builder.operation(OpType::Transpose, "TRANSPOSE", {conv, permutation}, {transposed});
+  builder.conv(transposed, out);
+  builder.output(out);
+  const Graph lowered = lowerForTest(builder.graph, FakeAccelerator{});
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  BOOST_TEST(describeOperations(subgraph) ==
+             (std::vector<std::string>{"Conv2DBias:conv", "AvgPool:transposed_avgpool", "Conv2DBias:out"}));
+  const Operation& transpose = subgraph.operations[1];
+  BOOST_TEST(transpose.attributes.getOr<bool>("ofm_swap_hw_strides", false));
+  BOOST_TEST(transpose.inputs.size() == 1U);
+  // The AvgPool loops over the IFM's shape for the OFM too; the OFM is written linear.
+  BOOST_TEST(transpose.ofmShapes[0] == (Shape4{1, 6, 4, 8}));
+  BOOST_TEST(subgraph.tensor(transpose.ofm()).format == TensorFormat::NHWC);
+}
+
+BOOST_AUTO_TEST_CASE(a_transpose_of_width_and_depth_is_seen_as_a_transpose_of_height_and_width) {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 1, 5, 3});
+  const TensorId permutation = builder.constant("perm", Shape{4}, DataType::Int32, {0, 1, 3, 2});
+  const TensorId out = builder.featureMap("transposed", Shape{1, 1, 3, 5});
+  builder.operation(OpType::Transpose, "TRANSPOSE", {in, permutation}, {out});
+  builder.output(out);
+  const Graph lowered = lowerForTest(builder.graph, FakeAccelerator{});
+  BOOST_TEST(lowered.subgraphs.front().operations.front().ifmShapes[0] == (Shape4{1, 5, 3, 1}));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,117 @@
+#include "lowering_test_support.hpp"
+
+#include "ethosu_lowering/lowering.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace npu;
+using namespace ethosu::lowering;
+using namespace ethosu::lowering::test;
+
+namespace {
+
+/// UNIDIRECTIONAL_SEQUENCE_LSTM over 2 time steps of 3 features into 4 cells, batch 1, int8 with an
+/// int16 cell state (TensorFlow Lite's operand order).
+GraphBuilder twoStepLstm() {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 2, 3});
+  std::vector<TensorId> inputs{in};
+  for (const char* gate : {"input", "forget", "cell", "output"}) {
+    inputs.push_back(builder.weights(std::string(gate) + "_w", Shape{4, 3}));
+  }
+  for (const char* gate : {"input", "forget", "cell", "output"}) {
+    inputs.push_back(builder.weights(std::string(gate) + "_r", Shape{4, 4}));
+  }
+  inputs.insert(inputs.end(), 3, kNoTensor); // no peepholes
+  for (const char* gate : {"input", "forget", "cell", "output"}) {
+    inputs.push_back(builder.constant(std::string(gate) + "_b", Shape{4}, DataType::Int32, std::vector<std::int64_t>(4, 0)));
+  }
+  inputs.insert(inputs.end(), 2, kNoTensor); // no projection
+  const TensorId outputState = builder.featureMap("ostate", Shape{1, 4}, DataType::Int8, 0.02, 0);
+  const TensorId cellState = builder.featureMap("cstate", Shape{1, 4}, DataType::Int16, 1.0 / 2048, 0);
+  builder.subgraph().tensor(outputState).isVariable = true;
+  builder.subgraph().tensor(cellState).isVariable = true;
+  inputs.push_back(outputState);
+  inputs.push_back(cellState);
+  const TensorId out = builder.featureMap("seq", Shape{1, 2, 4}, DataType::Int8, 0.02, 0);
+  Operation& lstm = builder.operation(OpType::UnidirectionalSequenceLstm, "UNIDIRECTIONAL_SEQUENCE_LSTM", inputs, {out});
+  for (int i = 0; i < 5; ++i) {
+    lstm.intermediates.push_back(builder.featureMap("hidden" + std::to_string(i), Shape{4}, DataType::Int8, 0.01, 0));
+  }
+  builder.output(out);
+  return builder;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(lstm)
+
+BOOST_AUTO_TEST_CASE(an_lstm_is_unrolled_into_eighteen_operations_per_time_step_in_velas_order) {
+  const Graph lowered = lowerForTest(twoStepLstm().graph, FakeAccelerator{});
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  const std::vector<std::string> firstStep{
+      "FullyConnected:output_gate#0.0:ostate_state#0_fc", "FullyConnected:output_gate#0.0:in_feature#0.0_fc",
+      "Add:output_gate#0.0_add",
+      "FullyConnected:input_gate#0.0:ostate_state#0_fc",  "FullyConnected:input_gate#0.0:in_feature#0.0_fc",
+      "Add:input_gate#0.0_add",
+      "FullyConnected:cell_gate#0.0:ostate_state#0_fc",   "FullyConnected:cell_gate#0.0:in_feature#0.0_fc",
+      "Add:cell_gate#0.0_add",
+      "Mul:cell_state#0.0_ci_mul",
+      "FullyConnected:forget_gate#0.0:ostate_state#0_fc", "FullyConnected:forget_gate#0.0:in_feature#0.0_fc",
+      "Add:forget_gate#0.0_add",
+      "Mul:cell_state#0.0_cf_mul",
+      "Add:cell_state#0.0_add",
+      "AvgPool:output_state#0.0_tanh",
+      "Mul:output_state#0.0_mul",
+      "AvgPool:seq#0.0"};
+  const std::vector<std::string> all = describeOperations(subgraph);
+  BOOST_REQUIRE_EQUAL(all.size(), 36U);
+  BOOST_TEST(std::vector<std::string>(all.begin(), all.begin() + 18) == firstStep, boost::test_tools::per_element());
+  BOOST_TEST(all[18] == "FullyConnected:output_gate#0.1:output_state#0.0_mul_tens0_fc");
+  BOOST_TEST(countPlacements(lowered).npuOperations == 36);
+}
+
+BOOST_AUTO_TEST_CASE(the_feature_and_state_reads_become_offsets_of_the_fully_connected_layers) {
+  const Graph lowered = lowerForTest(twoStepLstm().graph, FakeAccelerator{});
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  for (const Operation& op : subgraph.operations) {
+    BOOST_TEST(op.type != OpType::SplitSliceRead);
+  }
+  const Operation& featureFc = subgraph.operations[19]; // output_gate#0.1 reading the second feature
+  BOOST_TEST(subgraph.tensor(featureFc.ifm()).name == "in");
+  BOOST_REQUIRE(featureFc.readOffsets[0].has_value());
+  BOOST_TEST(*featureFc.readOffsets[0] == (Shape4{0, 0, 1, 0}));
+  BOOST_TEST(*featureFc.readShapes[0] == (Shape4{1, 1, 1, 3}));
+}
+
+BOOST_AUTO_TEST_CASE(the_states_are_written_into_the_variable_tensors_buffers) {
+  const Graph lowered = lowerForTest(twoStepLstm().graph, FakeAccelerator{});
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  const auto find = [&](const std::string& name) -> const Operation& {
+    for (const Operation& op : subgraph.operations) {
+      if (op.name == name) {
+        return op;
+      }
+    }
+    throw std::runtime_error("no operation " + name);
+  };
+  const Operation& cellUpdate = find("cell_state#0.1_add");
+  BOOST_TEST(cellUpdate.attributes.getOr<std::string>("memory_function", "") == "VariableTensorWrite");
+  BOOST_TEST(subgraph.tensor(cellUpdate.ofm()).type == DataType::Int16);
+  BOOST_TEST(subgraph.tensor(cellUpdate.ofm()).format == TensorFormat::NHWC);
+  const Operation& firstForget = find("cell_state#0.0_cf_mul");
+  const Tensor& variable = subgraph.tensor(firstForget.ifm());
+  BOOST_TEST(variable.name == "cstate"); // the first step reads the variable itself
+  BOOST_TEST(variable.equivalenceId >= 0);
+  BOOST_TEST(subgraph.tensor(cellUpdate.ofm()).equivalenceId == variable.equivalenceId);
+  const Operation& outputWrite = find("seq#0.1");
+  BOOST_REQUIRE(outputWrite.writeOffset.has_value());
+  BOOST_TEST(*outputWrite.writeOffset == (Shape4{0, 0, 1, 0}));
+  BOOST_TEST(subgraph.tensor(outputWrite.ofm()).name == "seq");
+  // The gates' Add carries the gate function.
+  BOOST_TEST(find("input_gate#0.0_add").activation->type == OpType::Sigmoid);
+  BOOST_TEST(find("cell_gate#0.0_add").activation->type == OpType::Tanh);
+  BOOST_TEST(find("output_state#0.0_tanh").activation->type == OpType::Tanh);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
