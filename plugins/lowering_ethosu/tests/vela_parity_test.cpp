@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 using namespace npu;
@@ -146,6 +147,34 @@ bool sameRow(const std::string& ours, const std::string& vela) {
   return ours == vela;
 }
 
+/// Names of the operations Vela's log.txt says it placed on the CPU ("... 'name'. Placing on CPU instead").
+std::set<std::string> velaCpuPlacements(const std::filesystem::path& log) {
+  std::ifstream in(log);
+  std::set<std::string> names;
+  std::string line;
+  const std::string suffix = "'. Placing on CPU instead";
+  while (std::getline(in, line)) {
+    const std::size_t end = line.rfind(suffix);
+    const std::size_t begin = end == std::string::npos ? end : line.rfind(" '", end);
+    if (begin != std::string::npos && end > begin + 2) {
+      names.insert(line.substr(begin + 2, end - begin - 2));
+    }
+  }
+  return names;
+}
+
+std::set<std::string> cpuOperationNames(const Graph& graph) {
+  std::set<std::string> names;
+  for (const Subgraph& subgraph : graph.subgraphs) {
+    for (const Operation& op : subgraph.operations) {
+      if (op.placement == Placement::Cpu) {
+        names.insert(op.name);
+      }
+    }
+  }
+  return names;
+}
+
 /// Length of the longest common subsequence: how many rows match in order.
 std::size_t matchingRows(const std::vector<std::string>& ours, const std::vector<std::string>& vela) {
   std::vector<std::size_t> previous(vela.size() + 1, 0);
@@ -204,6 +233,12 @@ BOOST_AUTO_TEST_CASE(every_shared_model_places_and_schedules_as_many_operations_
       BOOST_TEST_MESSAGE(key << ": npu_ops " << counts.npuOperations << "/" << row.npuOperations << ", cpu_ops "
                              << counts.cpuOperations << "/" << row.cpuOperations << ", npu passes "
                              << counts.npuPasses << "/" << velaPasses << (same ? "" : "  MISMATCH"));
+      // Every operation Vela names in its log as placed on the CPU is on the CPU here too.
+      const std::set<std::string> ourCpuOperations = cpuOperationNames(lowered);
+      for (const std::string& name :
+           velaCpuPlacements(*reference / "vela310" / row.config / row.model / "log.txt")) {
+        BOOST_TEST(ourCpuOperations.count(name) == 1U, "Vela placed '" << name << "' on the CPU");
+      }
       if (knownDifferences().count(key) == 0) {
         BOOST_TEST(counts.npuOperations == row.npuOperations);
         BOOST_TEST(counts.cpuOperations == row.cpuOperations);
