@@ -9,8 +9,11 @@
 
 #include "npu/core/diagnostics.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace npu::dp {
@@ -177,6 +180,24 @@ Schedule buildSchedule(const Graph& ir, const PassGraph& graph, const PassEvalua
   schedule.label = label;
   schedule.region = graph.region();
   schedule.region.operations.clear();
+  // Weights are encoded again for the chosen block configs (weight_compressor.update_pass_weight_and_
+  // scale_tensors); every pass is independent, so they are encoded in parallel.
+  std::vector<std::pair<const Strategy*, std::size_t>> positions;
+  for (const StrategyPtr& strategy : cascadedPasses) {
+    for (std::size_t i = 0; i < strategy->passes.size(); ++i) {
+      positions.emplace_back(strategy.get(), i);
+    }
+  }
+  std::vector<std::optional<EncodedPlan>> plans(positions.size());
+  tbb::parallel_for(std::size_t{0}, positions.size(), [&](std::size_t k) {
+    const auto& [strategy, i] = positions[k];
+    const DpPass& pass = graph.pass(strategy->passes[i]);
+    if (pass.weights != kNoTensor) {
+      const auto& block = evaluator.blockConfigs(pass.index).at(static_cast<std::size_t>(strategy->blockConfigs[i]));
+      plans[k] = encodePlan(graph, pass, block, strategy->kind);
+    }
+  });
+  std::size_t nextPlan = 0;
   CascadeLayout layout(graph, options);
   int nextCascade = 1;
   for (const StrategyPtr& strategy : cascadedPasses) {
@@ -204,11 +225,10 @@ Schedule buildSchedule(const Graph& ir, const PassGraph& graph, const PassEvalua
                                                                            : pass.shapes.ifm;
       scheduled.ifm2Stripe = pass.shapes.ifm2;
       std::vector<scheduling::WeightBufferUse> buffers;
-      if (pass.weights != kNoTensor) {
-        const EncodedPlan encoded = encodePlan(graph, pass, block, strategy->kind);
-        scheduled.weights = encoded.plan;
-        if (encoded.weightBufferBytes > 0) {
-          buffers.push_back({encoded.weightBufferBytes, false});
+      if (const auto& encoded = plans[nextPlan++]) {
+        scheduled.weights = encoded->plan;
+        if (encoded->weightBufferBytes > 0) {
+          buffers.push_back({encoded->weightBufferBytes, false});
         }
       }
       // move_scales_to_fast_storage: IFM-streamed passes read their scales once per stripe.

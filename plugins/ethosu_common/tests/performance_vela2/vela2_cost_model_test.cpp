@@ -3,9 +3,11 @@
 // scheduled it (block config, strategy, compressed weight size) and expects its cycles, MACs and bytes.
 #include "ethosu/accelerator/accelerator.hpp"
 #include "ethosu/performance/cost_model.hpp"
+#include "ethosu/performance_vela2/vela2_block_configs.hpp"
 #include "ethosu/performance_vela2/vela2_cost_model.hpp"
 #include "ethosu/performance_vela2/vela2_estimates.hpp"
 
+#include "../support/test_graph.hpp"
 #include "test_support.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -161,6 +163,59 @@ BOOST_AUTO_TEST_CASE(an_elementwise_add_costs_its_output_elements) {
   requireCycles(p, 24576, 6144, 0);
   BOOST_TEST(bytes(p, MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Read) == 32768);
   BOOST_TEST(bytes(p, MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Write) == 16384);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ---------------------------------------------------------------------------------------------------
+// Vela 2.1's block configs (shared_buffer_allocation.py): the blocks its scheduler chose for
+// tflm_person_detect_int8 on Ethos-U55-128 are among the candidates, and the OFM depth rule holds.
+namespace {
+
+bool hasBlock(const std::vector<npu::BlockConfig>& configs, int height, int width, int depth) {
+  return std::any_of(configs.begin(), configs.end(), [&](const npu::BlockConfig& c) {
+    return c.ofmBlock.height == height && c.ofmBlock.width == width && c.ofmBlock.depth == depth;
+  });
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(vela2_block_configs)
+
+BOOST_AUTO_TEST_CASE(a_strided_depthwise_convolution_offers_the_block_vela_2_1_chose) {
+  const auto accelerator = u55High();
+  ethosu::test::TestGraph graph;
+  const auto ifm = graph.featureMap("ifm", npu::Shape{1, 48, 48, 16});
+  const auto weights = graph.filled("weights", npu::Shape{1, 3, 3, 16}, npu::DataType::Int8, 1);
+  const auto bias = graph.filled("bias", npu::Shape{16}, npu::DataType::Int32, 0);
+  const auto ofm = graph.featureMap("ofm", npu::Shape{1, 24, 24, 16});
+  npu::Operation& op = graph.operation(npu::OpType::DepthwiseConv2DBias, "DEPTHWISE_CONV_2D", {ifm, weights, bias}, {ofm});
+  op.kernel = ethosu::test::kernelOf(3, 3, 2, 2);
+  const npu::OperationShapes shapes{{1, 48, 48, 16}, std::nullopt, {1, 24, 24, 16}};
+  const auto configs = ethosu::vela2::blockConfigCandidates(accelerator->architecture(), graph.subgraph, op, shapes);
+  BOOST_TEST(!configs.empty());
+  BOOST_TEST(hasBlock(configs, 12, 4, 16)); // Conv2d_2_depthwise in Vela 2.1.1's pass breakdown
+  for (const auto& config : configs) {
+    BOOST_TEST(config.ofmBlock.depth == 16); // the OFM depth is one split: no smaller blocks
+    BOOST_TEST(config.ifmBlock.depth == config.ofmBlock.depth); // depthwise reads as deep as it writes
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_pointwise_convolution_splits_its_ofm_depth_in_multiples_of_16) {
+  const auto accelerator = u55High();
+  ethosu::test::TestGraph graph;
+  const auto ifm = graph.featureMap("ifm", npu::Shape{1, 24, 24, 16});
+  const auto weights = graph.filled("weights", npu::Shape{32, 1, 1, 16}, npu::DataType::Int8, 1);
+  const auto bias = graph.filled("bias", npu::Shape{32}, npu::DataType::Int32, 0);
+  const auto ofm = graph.featureMap("ofm", npu::Shape{1, 24, 24, 32});
+  npu::Operation& op = graph.operation(npu::OpType::Conv2DBias, "CONV_2D", {ifm, weights, bias}, {ofm});
+  op.kernel = ethosu::test::kernelOf(1, 1);
+  const npu::OperationShapes shapes{{1, 24, 24, 16}, std::nullopt, {1, 24, 24, 32}};
+  const auto configs = ethosu::vela2::blockConfigCandidates(accelerator->architecture(), graph.subgraph, op, shapes);
+  BOOST_TEST(hasBlock(configs, 5, 24, 16)); // Conv2d_2_pointwise in Vela 2.1.1's pass breakdown
+  for (const auto& config : configs) {
+    BOOST_TEST((config.ofmBlock.depth == 16 || config.ofmBlock.depth == 32));
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
