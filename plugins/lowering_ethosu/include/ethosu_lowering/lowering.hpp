@@ -21,7 +21,8 @@
 // - Operation::ifmShapes/ofmShapes hold the 4D shapes the operation works on; readOffsets/readShapes
 //   describe partial reads (split, slice, mean in chunks), writeOffset/writeShape partial writes
 //   (concatenation by offset: several operations then write one tensor, each a part of it).
-//   ifmResampling holds upscaling (Nearest for resize, Transpose for transpose convolution).
+//   ifmResampling holds upscaling (Nearest for resize, Transpose for transpose convolution). Padding::Tile
+//   (half-pixel resize) replicates edge values; explicitPadding then holds the directions (0 or 1 per side).
 // - Operations with a kernel carry the hardware padding: `padding` keeps the TFLite kind (Same/Valid) or
 //   Explicit after folding a PAD, and `explicitPadding` always holds the resolved top/left/bottom/right
 //   padding (Vela's add_padding_fields); attribute "skirt" = [top, left, bottom, right] skirt.
@@ -30,14 +31,29 @@
 //     "forced_output_quantisation" (bool) with "forced_output_scale"/"forced_output_zero_point": the
 //       output is written with these parameters instead of the OFM tensor's (LUT ops);
 //     "is_nop" (bool): elementwise no-op carrying a LUT (Vela's convert_to_lut);
-//     "memory_function" (string): "ConcatSliceWrite" for the writes of a concatenation;
+//     "memory_function" (string): "ConcatSliceWrite" for the writes of a concatenation (and of the LSTM
+//       output per time step); "VariableTensorWrite" when the OFM is the buffer of a variable tensor (the
+//       LSTM states: the OFM tensor shares the variable's equivalenceId and stays linear);
+//     "ofm_swap_hw_strides" (bool): the OFM is written with its height and width strides swapped (TRANSPOSE
+//       as an AvgPool; ofmShapes equals ifmShapes, the OFM stays linear);
+//     "ofm_stride_multiplier" (int list, [C, H, W]) and "ofm_tile_base_offset" (int, bytes): the OFM is
+//       written every n-th row/column starting at a byte offset (half-pixel RESIZE_BILINEAR as four
+//       depthwise convolutions; each has writeOffset 0 and writeShape = its IFM shape);
+//     "alpha_scaling" (int list [alpha, multiplier, shift]): a LEAKY_RELU that replaced a PRELU or a Mul +
+//       Maximum keeps the original's bit-exact scaling for its table;
 //     "ofm_can_reuse_ifm" (bool): hint that the OFM may overwrite the IFM (elementwise, same shapes);
 //     "weights_format" (int): FullyConnected weights layout (0 = Vela order);
 // - Tensor formats (Vela's check_format_restrictions): a feature map that may be stored in the brick
 //   format gets TensorFormat::NHCWB16; one that must stay linear (Vela's force_linear_format: subgraph
 //   inputs/outputs, CPU-facing tensors, unaligned concat/split offsets, reshaped views, DMA) NHWC.
 // - Memory-only operators (RESHAPE, SQUEEZE, EXPAND_DIMS, IDENTITY, no-op QUANTIZE) are gone on the NPU:
-//   their input and output are one tensor, or a Memcpy when Vela keeps a copy.
+//   their input and output are one tensor, or a Memcpy when Vela keeps a copy. An IDENTITY is removed on
+//   the CPU too (Vela's remove_passthrough_tensor).
+// - Decompositions as Vela 3.10 does them: UNIDIRECTIONAL_SEQUENCE_LSTM unrolled per time step and batch,
+//   SOFTMAX, MEAN, ARG_MAX, RESIZE_*, SQUARED_DIFFERENCE, PRELU, LEAKY_RELU, Mul + Maximum (to LEAKY_RELU or
+//   ABS), TRANSPOSE, grouped convolutions (split, one convolution per group, concat), dilation above 2
+//   (a sparse kernel), strided convolutions, TRANSPOSE_CONV, HARD_SWISH/EXP/RSQRT/LOGISTIC/TANH as LUTs.
+//   LUT values are Vela's (its fixed-point arithmetic where it uses it), see src/lut_tables.hpp.
 // - CPU operations stay in execution order with Placement::Cpu and the accelerator's reason; the order
 //   of operations is Vela's pass order (pass_packing.py), so partitionByPlacement gives Vela's NPU and
 //   CPU subgraphs.
