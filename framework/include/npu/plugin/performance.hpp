@@ -95,6 +95,9 @@ struct PerformanceContext {
   /// stream (e.g. a scheduler scoring the model's unencoded biases before encoding); unset: the cost
   /// model derives them.
   std::optional<std::int64_t> scaleBytes;
+  /// The operation starts its region: nothing ran before it under which its DMA could be hidden
+  /// (Vela 2.1 adds the DMA of the first NPU pass to its NPU cycles).
+  bool startsRegion = false;
 };
 
 /// Final per-operation figures.

@@ -166,8 +166,9 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
       add(*query.scaleBufferArea, TensorPurpose::ScalesBiases, AccessDirection::Write, bytes, bytes);
       add(*query.scaleBufferArea, TensorPurpose::ScalesBiases, AccessDirection::Read, bytes, bytes);
     }
-    if (dmaSource) {
-      dmaBytes += bytes;
+    if (query.scaleBufferArea) {
+      dmaBytes += bytes; // the scales are copied by a DMA of their own
+      dmaSource = dmaSource.value_or(query.scaleArea);
     }
   }
   if (query.lut) {
@@ -267,6 +268,7 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     query.scaleBufferArea = weights.bufferArea;
   }
   query.lut = context.lutTransfer;
+  query.firstNpuPass = context.startsRegion;
   return query;
 }
 
