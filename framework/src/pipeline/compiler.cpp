@@ -55,12 +55,12 @@ std::string busiestOperation(const Schedule& schedule, const Subgraph& subgraph,
       ranges.push_back(buffer.range);
     }
   }
-  const auto usage = memoryUsageOverTime(ranges, static_cast<std::int64_t>(schedule.operations.size()));
-  if (usage.empty()) {
+  const auto usage = memoryUsageOverTime(ranges, schedule.timelineLength());
+  if (usage.empty() || schedule.operations.empty()) {
     return "the region";
   }
   const auto peak = std::max_element(usage.begin(), usage.end()) - usage.begin();
-  return subgraph.describe(schedule.operations[static_cast<std::size_t>(peak)].op) + " (needs " +
+  return subgraph.describe(schedule.operations[schedule.operationAt(peak)].op) + " (needs " +
          std::to_string(usage[static_cast<std::size_t>(peak)]) + " bytes live)";
 }
 

@@ -107,7 +107,7 @@ NetworkReport evaluateNetwork(const Graph& lowered, const std::vector<Schedule>&
         fastRanges.push_back(buffer.range);
       }
     }
-    const auto usage = memoryUsageOverTime(fastRanges, static_cast<std::int64_t>(schedule.operations.size()));
+    const auto usage = memoryUsageOverTime(fastRanges, schedule.timelineLength());
     double previousSlack = 0.0;
     for (std::size_t t = 0; t < schedule.operations.size(); ++t) {
       const ScheduledOperation& scheduled = schedule.operations[t];
@@ -125,7 +125,7 @@ NetworkReport evaluateNetwork(const Graph& lowered, const std::vector<Schedule>&
       layer.irType = std::string(nameOf(op.type));
       layer.schedule = scheduled;
       layer.performance = accelerator.costModel().estimate(subgraph, op, context);
-      layer.memoryUsage = usage[t];
+      layer.memoryUsage = usage[static_cast<std::size_t>(schedule.timeOf(t))];
       report.total += layer.performance;
 
       if (const TensorId weights = op.weights(); subgraph.validTensorId(weights)) {

@@ -124,7 +124,7 @@ void requireFits(const SchedulingContext& context, AppliedSchedule& applied, Sch
     schedule = std::move(candidate);
     return;
   }
-  const OperationId op = candidate.operations[time].op;
+  const OperationId op = candidate.operations[candidate.operationAt(static_cast<std::int64_t>(time))].op;
   throwCompileError("needs " + std::to_string(peak) + " bytes of " + std::string(displayNameOf(fast)) +
                         " live at once but the limit is " + std::to_string(limit) + " bytes",
                     SourceLocation{context.graph.sourcePath, 0, 0, context.subgraph().describe(op)},

@@ -47,8 +47,10 @@ void addWorkingBuffers(Schedule& schedule, const SchedulingContext& context, con
   }
   for (const auto& scope : scopes) {
     const auto ranges = planLiveRanges(context, placement, plan, scope);
-    auto requests = scheduling::toBufferRequests(context.operations, ranges, scope.area, memory.allocationAlignment);
+    auto requests = scheduling::toBufferRequests(context.operations, ranges, scope.area, memory.allocationAlignment,
+                                                 scheduling::Timeline::Steps);
     schedule.buffers.insert(schedule.buffers.end(), requests.begin(), requests.end());
+    schedule.operationTimes.assign(ranges.operationTimes().begin(), ranges.operationTimes().end());
   }
 }
 
@@ -57,7 +59,8 @@ void addWorkingBuffers(Schedule& schedule, const SchedulingContext& context, con
 void addConstantBuffers(Schedule& schedule, const SchedulingContext& context, const TensorPlacement& placement,
                         const SchedulePlan& plan) {
   const Subgraph& subgraph = context.subgraph();
-  const auto last = static_cast<std::int64_t>(schedule.operations.size()) - 1;
+  // Stored before the region runs and kept after it: the whole timeline.
+  const std::int64_t last = schedule.timelineLength() - 1;
   const std::int64_t alignment = context.memory().allocationAlignment;
   std::set<std::pair<std::int64_t, std::vector<int>>> streams;
   std::set<std::int64_t> constants;
@@ -157,8 +160,9 @@ Schedule toSchedule(const SchedulingContext& context, const TensorPlacement& pla
     addWorkingBuffers(schedule, context, placement, plan);
     addConstantBuffers(schedule, context, placement, plan);
     const auto usage = scheduling::usageOverTime(schedule, context.memory().fastStorageArea);
-    for (std::size_t t = 0; t < schedule.operations.size() && t < usage.size(); ++t) {
-      schedule.operations[t].memoryUsage = usage[t];
+    for (std::size_t t = 0; t < schedule.operations.size(); ++t) {
+      const auto time = static_cast<std::size_t>(schedule.timeOf(t));
+      schedule.operations[t].memoryUsage = time < usage.size() ? usage[time] : 0;
     }
     schedule.fastStoragePeak = usage.empty() ? 0 : *std::max_element(usage.begin(), usage.end());
   }

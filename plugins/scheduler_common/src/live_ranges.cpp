@@ -192,7 +192,7 @@ LiveRangeGraph extractLiveRanges(const SchedulingGraph& graph, std::span<const S
 }
 
 std::vector<BufferRequest> toBufferRequests(const SchedulingGraph& graph, const LiveRangeGraph& ranges, MemoryArea area,
-                                            std::int64_t alignment) {
+                                            std::int64_t alignment, Timeline timeline) {
   const auto times = ranges.operationTimes();
   const auto last = static_cast<std::int64_t>(times.size()) - 1;
   // Positions of the first and last operation of each step, by step time.
@@ -227,8 +227,13 @@ std::vector<BufferRequest> toBufferRequests(const SchedulingGraph& graph, const 
     request.range.name = range.name;
     request.range.size = range.size;
     request.range.alignment = alignment;
-    request.range.start = stepOf(range.start).first;
-    request.range.end = range.end >= ranges.endTime() ? last : stepOf(range.end).second;
+    if (timeline == Timeline::Steps) {
+      request.range.start = range.start;
+      request.range.end = std::min(range.end, ranges.endTime() + 1);
+    } else {
+      request.range.start = stepOf(range.start).first;
+      request.range.end = range.end >= ranges.endTime() ? last : stepOf(range.end).second;
+    }
     const bool regionInput = std::any_of(range.tensors.begin(), range.tensors.end(),
                                          [&](TensorId tensor) { return graph.isRegionInput(tensor); });
     if (regionInput) {

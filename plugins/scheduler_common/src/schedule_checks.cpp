@@ -92,7 +92,7 @@ std::vector<std::int64_t> usageOverTime(const Schedule& schedule, MemoryArea are
       ranges.push_back(buffer.range);
     }
   }
-  return memoryUsageOverTime(ranges, static_cast<std::int64_t>(schedule.operations.size()));
+  return memoryUsageOverTime(ranges, schedule.timelineLength());
 }
 
 std::vector<std::string> checkSchedule(const Schedule& schedule, const Subgraph& subgraph, MemoryArea fastStorage,
@@ -101,11 +101,22 @@ std::vector<std::string> checkSchedule(const Schedule& schedule, const Subgraph&
   checkOperations(schedule, subgraph, problems);
   checkCascades(schedule, subgraph, problems);
   const auto count = static_cast<std::int64_t>(schedule.operations.size());
+  if (!schedule.operationTimes.empty()) {
+    const auto& times = schedule.operationTimes;
+    if (times.size() != schedule.operations.size() || !std::is_sorted(times.begin(), times.end()) || times.front() < 0) {
+      problems.push_back("the operation times are not one ascending time per operation");
+    }
+  }
+  // With explicit times a range may reach into the step after the last operation (region outputs
+  // handed on): two more time units than the last operation's two.
+  const std::int64_t timeLimit =
+      count == 0 ? 0 : (schedule.operationTimes.empty() ? count : schedule.timeOf(schedule.operations.size() - 1) + 4);
   for (const BufferRequest& buffer : schedule.buffers) {
     const LiveRange& range = buffer.range;
-    if (range.start < 0 || range.end < range.start || range.end >= count) {
+    if (range.start < 0 || range.end < range.start || range.end >= timeLimit) {
       problems.push_back("buffer '" + range.name + "' lives from " + std::to_string(range.start) + " to " +
-                         std::to_string(range.end) + ", outside the " + std::to_string(count) + " operations");
+                         std::to_string(range.end) + ", outside the schedule's timeline of " +
+                         std::to_string(timeLimit));
     }
     if (range.size <= 0 || buffer.area == MemoryArea::Unknown) {
       problems.push_back("buffer '" + range.name + "' has no size or no memory");
@@ -113,9 +124,10 @@ std::vector<std::string> checkSchedule(const Schedule& schedule, const Subgraph&
   }
   if (fastStorageLimit > 0) {
     const auto usage = usageOverTime(schedule, fastStorage);
-    for (std::size_t t = 0; t < usage.size(); ++t) {
+    for (std::size_t t = 0; t < usage.size() && !schedule.operations.empty(); ++t) {
       if (usage[t] > fastStorageLimit) {
-        problems.push_back(subgraph.describe(schedule.operations[t].op) + " has " + std::to_string(usage[t]) +
+        const OperationId op = schedule.operations[schedule.operationAt(static_cast<std::int64_t>(t))].op;
+        problems.push_back(subgraph.describe(op) + " has " + std::to_string(usage[t]) +
                            " bytes live in " + std::string(displayNameOf(fastStorage)) + ", above the limit of " +
                            std::to_string(fastStorageLimit));
         break;

@@ -87,6 +87,18 @@ BOOST_AUTO_TEST_CASE(cascaded_operations_share_one_step_and_the_ifm_becomes_a_ro
   }
 }
 
+BOOST_AUTO_TEST_CASE(on_the_step_timeline_buffers_keep_their_own_times) {
+  const Chain chain;
+  const SchedulingGraph view(chain.graph, chain.regions.front(), chain.accelerator);
+  const TensorPlacement placement(view.subgraph(), chain.accelerator.memory());
+  const auto ranges = extractLiveRanges(view, std::vector<StepLayout>(3), placement, sramScope());
+  const auto requests = toBufferRequests(view, ranges, MemoryArea::Sram, 16, Timeline::Steps);
+  BOOST_REQUIRE(requests.size() == 4U);
+  BOOST_TEST(requests[1].range.start == 0); // the first convolution's OFM, written at step time 0
+  BOOST_TEST(requests[1].range.end == 3);
+  BOOST_TEST(requests[3].range.end == 7); // the region output is handed on after the last step
+}
+
 BOOST_AUTO_TEST_CASE(a_prebuffered_weight_buffer_starts_under_the_previous_operation_and_double_buffers_end_apart) {
   const Chain chain;
   const SchedulingGraph view(chain.graph, chain.regions.front(), chain.accelerator);

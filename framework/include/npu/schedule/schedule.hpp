@@ -5,6 +5,7 @@
 #include "npu/plugin/accelerator.hpp"
 #include "npu/schedule/live_range.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -84,6 +85,31 @@ struct Schedule {
   std::map<TensorId, TensorHome> tensorHomes;
   std::vector<BufferRequest> buffers; ///< everything that needs an address in some memory
   std::int64_t fastStoragePeak = 0;   ///< the scheduler's own estimate of the peak
+  /// Time of each operation on the timeline of the buffers' live ranges, ascending; operations that run
+  /// interleaved (a cascade) may share one, and a scheduler may leave time between operations (Vela
+  /// gives every step two: a buffer freed half-way through a step makes room for one filled in its
+  /// second half). Empty: operation i runs at time i.
+  std::vector<std::int64_t> operationTimes;
+
+  [[nodiscard]] std::int64_t timeOf(std::size_t position) const {
+    return operationTimes.empty() ? static_cast<std::int64_t>(position) : operationTimes.at(position);
+  }
+  /// Number of time indices the schedule's live ranges span (at least one per operation).
+  [[nodiscard]] std::int64_t timelineLength() const {
+    std::int64_t length = operations.empty() ? 0 : timeOf(operations.size() - 1) + 1;
+    for (const BufferRequest& buffer : buffers) {
+      length = std::max(length, buffer.range.end + 1);
+    }
+    return length;
+  }
+  /// The operation running at `time`: the last one starting at or before it.
+  [[nodiscard]] std::size_t operationAt(std::int64_t time) const {
+    std::size_t position = 0;
+    for (std::size_t i = 0; i < operations.size() && timeOf(i) <= time; ++i) {
+      position = i;
+    }
+    return position;
+  }
 };
 
 /// Addresses chosen for the buffers of a schedule (same order as Schedule::buffers).

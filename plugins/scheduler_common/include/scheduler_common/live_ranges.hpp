@@ -91,11 +91,21 @@ struct MemoryScope {
 [[nodiscard]] LiveRangeGraph extractLiveRanges(const SchedulingGraph& graph, std::span<const StepLayout> steps,
                                                const TensorPlacement& placement, const MemoryScope& scope);
 
-/// Converts step times into operation positions for the framework: a range covers every operation of
-/// each step it touches; region inputs are live from the first operation (as when the region is
-/// called), region outputs until the last. `alignment` is the allocation alignment in bytes.
+/// The timeline of the BufferRequests handed to the framework.
+enum class Timeline : std::uint8_t {
+  /// Operation positions: a range covers every operation of each step it touches (coarser than the
+  /// steps: a buffer freed half-way through a step then overlaps one filled in its second half).
+  Positions,
+  /// The steps' own times (Schedule::operationTimes must then hold every operation's step time).
+  Steps,
+};
+
+/// The ranges of one memory as the framework allocates them: region inputs are live from the first
+/// operation (as when the region is called), region outputs until after the last. `alignment` is the
+/// allocation alignment in bytes.
 [[nodiscard]] std::vector<BufferRequest> toBufferRequests(const SchedulingGraph& graph, const LiveRangeGraph& ranges,
-                                                          MemoryArea area, std::int64_t alignment);
+                                                          MemoryArea area, std::int64_t alignment,
+                                                          Timeline timeline = Timeline::Positions);
 
 /// Bytes of a buffer of `bytes` as allocated (Vela: Tensor.storage_size of a [1, 1, 1, bytes] uint8
 /// tensor, which takes at least one allocation quantum).

@@ -23,7 +23,8 @@ namespace npu::scheduling {
 void requireValidSchedule(const Schedule& schedule, const Subgraph& subgraph, MemoryArea fastStorage,
                           std::int64_t fastStorageLimit);
 
-/// Bytes live at each operation in one memory (the sum of the buffers live then).
+/// Bytes live at each time of the schedule's timeline in one memory (the sum of the buffers live then);
+/// Schedule::timeOf gives an operation's time.
 [[nodiscard]] std::vector<std::int64_t> usageOverTime(const Schedule& schedule, MemoryArea area);
 
 /// The network figures of a schedule (Vela: calc_new_performance_for_network), computed by the
