@@ -257,8 +257,45 @@ std::vector<std::size_t> groupCpuPasses(const Subgraph& subgraph, const std::vec
 
 } // namespace
 
+namespace {
+
+/// The operation types an Ethos-U pass can have as its main operation (Vela pass_packing.py mac_main_ops,
+/// elem_wise_main_ops and memcpy_ops).
+bool isHardwareOperation(OpType type) {
+  switch (type) {
+  case OpType::Conv2DBias:
+  case OpType::DepthwiseConv2DBias:
+  case OpType::FullyConnected:
+  case OpType::Conv2DBackpropInputSwitchedBias:
+  case OpType::AvgPool:
+  case OpType::MaxPool:
+  case OpType::ReduceSum:
+  case OpType::ResizeBilinear:
+  case OpType::ResizeNearestNeighbor:
+  case OpType::Memcpy:
+    return true;
+  default:
+    return isElementwise(type) && type != OpType::SquaredDifference && type != OpType::Exp && type != OpType::Rsqrt;
+  }
+}
+
+/// An operation the accelerator accepted but that no rewrite turned into something the hardware runs stays
+/// on the CPU (Vela packs such operations into CPU passes too), so an over-permissive support check never
+/// leaves an operation on the NPU that cannot run there.
+void keepUnloweredOperationsOnCpu(Subgraph& subgraph) {
+  for (Operation& op : subgraph.operations) {
+    if (op.placement == Placement::Npu && !isHardwareOperation(op.type)) {
+      op.placement = Placement::Cpu;
+      op.placementReason = "the Ethos-U lowering has no NPU form of " + std::string(nameOf(op.type));
+    }
+  }
+}
+
+} // namespace
+
 void packPasses(Subgraph& subgraph, const LoweringContext& /*context*/) {
   packActivations(subgraph);
+  keepUnloweredOperationsOnCpu(subgraph);
   const std::vector<std::size_t> order = groupCpuPasses(subgraph, velaPassOrder(subgraph));
   std::vector<Operation> ordered;
   ordered.reserve(order.size());

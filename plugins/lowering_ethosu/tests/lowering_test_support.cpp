@@ -5,6 +5,8 @@
 
 #include "npu/core/diagnostics.hpp"
 
+#include <set>
+
 namespace ethosu::lowering::test {
 
 using namespace npu;
@@ -95,8 +97,58 @@ Operation& GraphBuilder::conv(TensorId ifm, TensorId ofm, int kernel, int stride
   return op;
 }
 
+GraphBuilder lstmOverTwoTimeSteps() {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 2, 3});
+  std::vector<TensorId> inputs{in};
+  for (const char* gate : {"input", "forget", "cell", "output"}) {
+    inputs.push_back(builder.weights(std::string(gate) + "_w", Shape{4, 3}));
+  }
+  for (const char* gate : {"input", "forget", "cell", "output"}) {
+    inputs.push_back(builder.weights(std::string(gate) + "_r", Shape{4, 4}));
+  }
+  inputs.insert(inputs.end(), 3, kNoTensor); // no peepholes
+  for (const char* gate : {"input", "forget", "cell", "output"}) {
+    inputs.push_back(builder.constant(std::string(gate) + "_b", Shape{4}, DataType::Int32, std::vector<std::int64_t>(4, 0)));
+  }
+  inputs.insert(inputs.end(), 2, kNoTensor); // no projection
+  const TensorId outputState = builder.featureMap("ostate", Shape{1, 4}, DataType::Int8, 0.02, 0);
+  const TensorId cellState = builder.featureMap("cstate", Shape{1, 4}, DataType::Int16, 1.0 / 2048, 0);
+  builder.subgraph().tensor(outputState).isVariable = true;
+  builder.subgraph().tensor(cellState).isVariable = true;
+  inputs.push_back(outputState);
+  inputs.push_back(cellState);
+  inputs.insert(inputs.end(), 4, kNoTensor); // no layer normalisation
+  const TensorId out = builder.featureMap("seq", Shape{1, 2, 4}, DataType::Int8, 0.02, 0);
+  Operation& lstm = builder.operation(OpType::UnidirectionalSequenceLstm, "UNIDIRECTIONAL_SEQUENCE_LSTM", inputs, {out});
+  for (int i = 0; i < 5; ++i) {
+    lstm.intermediates.push_back(builder.featureMap("hidden" + std::to_string(i), Shape{4}, DataType::Int8, 0.01, 0));
+  }
+  builder.output(out);
+  return builder;
+}
+
 Graph lowerForTest(Graph graph, const FakeAccelerator& accelerator) {
   return lowerGraph(std::move(graph), accelerator, LoweringOptions{true});
+}
+
+std::vector<std::string> operationsTheNpuCannotRun(const Graph& graph) {
+  static const std::set<OpType> kHardwareOperations{
+      OpType::Conv2DBias, OpType::DepthwiseConv2DBias, OpType::FullyConnected, OpType::Conv2DBackpropInputSwitchedBias,
+      OpType::AvgPool,    OpType::MaxPool,             OpType::ReduceSum,      OpType::ResizeBilinear,
+      OpType::ResizeNearestNeighbor, OpType::Add,      OpType::Sub,            OpType::Mul,
+      OpType::Maximum,    OpType::Minimum,             OpType::SHL,            OpType::SHR,
+      OpType::Abs,        OpType::CLZ,                 OpType::LeakyRelu,      OpType::Memcpy};
+  std::vector<std::string> result;
+  for (const Subgraph& subgraph : graph.subgraphs) {
+    for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+      const Operation& op = subgraph.operations[i];
+      if (op.placement == Placement::Npu && kHardwareOperations.count(op.type) == 0) {
+        result.push_back(subgraph.describe(static_cast<OperationId>(i)));
+      }
+    }
+  }
+  return result;
 }
 
 std::vector<std::string> describeOperations(const Subgraph& subgraph) {

@@ -74,8 +74,17 @@ public:
   void output(npu::TensorId tensor) { subgraph().outputs.push_back(tensor); }
 };
 
+/// UNIDIRECTIONAL_SEQUENCE_LSTM "seq" over 2 time steps of 3 features into 4 cells, batch 1, int8 with an
+/// int16 cell state (TensorFlow Lite's operand order; variable states "ostate" and "cstate").
+GraphBuilder lstmOverTwoTimeSteps();
+
 /// Lowers with verification after every pass.
 npu::Graph lowerForTest(npu::Graph graph, const FakeAccelerator& accelerator);
+
+/// Descriptions of the NPU operations whose type is not one the Ethos-U hardware runs (convolutions,
+/// pooling, reduce sum, elementwise operations, Memcpy): empty when the lowering left nothing behind that
+/// an accelerator could not execute.
+std::vector<std::string> operationsTheNpuCannotRun(const npu::Graph& graph);
 
 /// "Type:name" of each operation, for readable comparisons.
 std::vector<std::string> describeOperations(const npu::Subgraph& subgraph);

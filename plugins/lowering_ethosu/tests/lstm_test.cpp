@@ -8,46 +8,11 @@ using namespace npu;
 using namespace ethosu::lowering;
 using namespace ethosu::lowering::test;
 
-namespace {
-
-/// UNIDIRECTIONAL_SEQUENCE_LSTM over 2 time steps of 3 features into 4 cells, batch 1, int8 with an
-/// int16 cell state (TensorFlow Lite's operand order).
-GraphBuilder twoStepLstm() {
-  GraphBuilder builder;
-  const TensorId in = builder.input("in", Shape{1, 2, 3});
-  std::vector<TensorId> inputs{in};
-  for (const char* gate : {"input", "forget", "cell", "output"}) {
-    inputs.push_back(builder.weights(std::string(gate) + "_w", Shape{4, 3}));
-  }
-  for (const char* gate : {"input", "forget", "cell", "output"}) {
-    inputs.push_back(builder.weights(std::string(gate) + "_r", Shape{4, 4}));
-  }
-  inputs.insert(inputs.end(), 3, kNoTensor); // no peepholes
-  for (const char* gate : {"input", "forget", "cell", "output"}) {
-    inputs.push_back(builder.constant(std::string(gate) + "_b", Shape{4}, DataType::Int32, std::vector<std::int64_t>(4, 0)));
-  }
-  inputs.insert(inputs.end(), 2, kNoTensor); // no projection
-  const TensorId outputState = builder.featureMap("ostate", Shape{1, 4}, DataType::Int8, 0.02, 0);
-  const TensorId cellState = builder.featureMap("cstate", Shape{1, 4}, DataType::Int16, 1.0 / 2048, 0);
-  builder.subgraph().tensor(outputState).isVariable = true;
-  builder.subgraph().tensor(cellState).isVariable = true;
-  inputs.push_back(outputState);
-  inputs.push_back(cellState);
-  const TensorId out = builder.featureMap("seq", Shape{1, 2, 4}, DataType::Int8, 0.02, 0);
-  Operation& lstm = builder.operation(OpType::UnidirectionalSequenceLstm, "UNIDIRECTIONAL_SEQUENCE_LSTM", inputs, {out});
-  for (int i = 0; i < 5; ++i) {
-    lstm.intermediates.push_back(builder.featureMap("hidden" + std::to_string(i), Shape{4}, DataType::Int8, 0.01, 0));
-  }
-  builder.output(out);
-  return builder;
-}
-
-} // namespace
 
 BOOST_AUTO_TEST_SUITE(lstm)
 
 BOOST_AUTO_TEST_CASE(an_lstm_is_unrolled_into_eighteen_operations_per_time_step_in_velas_order) {
-  const Graph lowered = lowerForTest(twoStepLstm().graph, FakeAccelerator{});
+  const Graph lowered = lowerForTest(lstmOverTwoTimeSteps().graph, FakeAccelerator{});
   const Subgraph& subgraph = lowered.subgraphs.front();
   const std::vector<std::string> firstStep{
       "FullyConnected:output_gate#0.0:ostate_state#0_fc", "FullyConnected:output_gate#0.0:in_feature#0.0_fc",
@@ -72,7 +37,7 @@ BOOST_AUTO_TEST_CASE(an_lstm_is_unrolled_into_eighteen_operations_per_time_step_
 }
 
 BOOST_AUTO_TEST_CASE(the_feature_and_state_reads_become_offsets_of_the_fully_connected_layers) {
-  const Graph lowered = lowerForTest(twoStepLstm().graph, FakeAccelerator{});
+  const Graph lowered = lowerForTest(lstmOverTwoTimeSteps().graph, FakeAccelerator{});
   const Subgraph& subgraph = lowered.subgraphs.front();
   for (const Operation& op : subgraph.operations) {
     BOOST_TEST(op.type != OpType::SplitSliceRead);
@@ -85,7 +50,7 @@ BOOST_AUTO_TEST_CASE(the_feature_and_state_reads_become_offsets_of_the_fully_con
 }
 
 BOOST_AUTO_TEST_CASE(the_states_are_written_into_the_variable_tensors_buffers) {
-  const Graph lowered = lowerForTest(twoStepLstm().graph, FakeAccelerator{});
+  const Graph lowered = lowerForTest(lstmOverTwoTimeSteps().graph, FakeAccelerator{});
   const Subgraph& subgraph = lowered.subgraphs.front();
   const auto find = [&](const std::string& name) -> const Operation& {
     for (const Operation& op : subgraph.operations) {

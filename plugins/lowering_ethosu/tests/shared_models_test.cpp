@@ -39,6 +39,9 @@ BOOST_AUTO_TEST_CASE(no_shared_model_makes_the_lowering_fail_or_produce_an_inval
         BOOST_ERROR("lowering threw: " << error.what());
       }
       BOOST_TEST(verifyGraph(result).empty());
+      for (const std::string& leftover : operationsTheNpuCannotRun(result)) {
+        BOOST_ERROR("left on the NPU: " << leftover);
+      }
       const PlacementCounts counts = countPlacements(result);
       BOOST_TEST_MESSAGE(entry.path().stem().string() << " npu_ops=" << counts.npuOperations
                                                       << " cpu_ops=" << counts.cpuOperations

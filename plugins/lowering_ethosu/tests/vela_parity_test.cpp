@@ -4,9 +4,8 @@
 // did, and schedule as many NPU operations as Vela's per-layer CSV has rows. For C1 the sequence of NPU
 // operations (TFLite operator, NNG operator, name) is compared with the per-layer CSV row by row.
 #include "lowering_test_support.hpp"
+#include "reference_accelerator.hpp"
 
-#include "ethosu/accelerator/accelerator.hpp"
-#include "ethosu/support/operator_support.hpp"
 #include "ethosu_lowering/lowering.hpp"
 #include "frontend_tflite/model_reader.hpp"
 #include "test_support.hpp"
@@ -24,6 +23,7 @@
 
 using namespace npu;
 using namespace ethosu::lowering;
+using ethosu::lowering::test::ReferenceAccelerator;
 
 namespace {
 
@@ -69,41 +69,6 @@ std::vector<ReferenceRow> readIndex(const std::filesystem::path& file) {
   }
   return rows;
 }
-
-/// The accelerator section of each reference configuration (reference/README.md). C2 and C5 differ from
-/// C1 only in scheduling options, which the lowering does not see.
-npu::AcceleratorConfig acceleratorConfigOf(const std::string& config) {
-  npu::AcceleratorConfig accelerator;
-  if (config == "C3") {
-    accelerator = {"ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram", {}, {}, {}};
-  } else if (config == "C4") {
-    accelerator = {"ethos-u55-64", "Ethos_U55_Deep_Embedded", "Shared_Sram", {}, {}, {}};
-  } else {
-    accelerator = {"ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram", {}, {}, {}};
-  }
-  accelerator.configSearchPath = {npu::test::sourceDir() / "configs"};
-  return accelerator;
-}
-
-/// The accelerator of a configuration with Vela 3.10's supported-operator checks. ethosu::makeAccelerator
-/// builds the architecture; the checks are taken from ethosu::OperatorSupportChecker directly so that the
-/// test does not depend on which support implementation the factory currently wires in.
-class ReferenceAccelerator final : public npu::Accelerator {
-public:
-  explicit ReferenceAccelerator(const std::string& config)
-      : accelerator_(ethosu::makeAccelerator(acceleratorConfigOf(config))) {}
-  [[nodiscard]] const AcceleratorInfo& info() const override { return accelerator_->info(); }
-  [[nodiscard]] const MemorySystem& memory() const override { return accelerator_->memory(); }
-  [[nodiscard]] const OperatorSupport& support() const override { return support_; }
-  [[nodiscard]] const TensorLayout& layout() const override { return accelerator_->layout(); }
-  [[nodiscard]] const BlockConfigSelector& blockConfigs() const override { return accelerator_->blockConfigs(); }
-  [[nodiscard]] const WeightEncoder& weights() const override { return accelerator_->weights(); }
-  [[nodiscard]] const CostModel& costModel() const override { return accelerator_->costModel(); }
-
-private:
-  std::unique_ptr<ethosu::Accelerator> accelerator_;
-  ethosu::OperatorSupportChecker support_;
-};
 
 /// Our NPU operations as rows of Vela's per-layer CSV: "TFLite operator,NNG operator,name".
 std::vector<std::string> npuOperationRows(const Graph& graph) {
