@@ -112,6 +112,65 @@ bool sameRow(const std::string& ours, const std::string& vela) {
   return ours == vela;
 }
 
+/// One operation of Vela's schedule.txt: name, type, OFM shape and kernel as Vela prints them.
+struct ScheduledOperation {
+  std::string name;
+  std::string type;
+  std::string ofm;    ///< "[1, 49, 40, 1]"
+  std::string kernel; ///< "w=8, h=10, stride=(2, 2), dilation=(1, 1)"
+  friend bool operator==(const ScheduledOperation&, const ScheduledOperation&) = default;
+};
+
+std::ostream& operator<<(std::ostream& out, const ScheduledOperation& op) {
+  return out << op.name << " " << op.type << " OFM " << op.ofm << " " << op.kernel;
+}
+
+/// The operations of every schedule in Vela's schedule.txt (one per NPU subgraph, in order).
+std::vector<ScheduledOperation> scheduledOperations(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::vector<ScheduledOperation> result;
+  std::string line;
+  const std::string operation = ": Operation ";
+  const std::string ofm = "  - OFM <Shape4D ";
+  while (std::getline(in, line)) {
+    const std::size_t at = line.find(operation);
+    const std::size_t ofmAt = line.rfind(ofm);
+    if (line.rfind("\t", 0) == 0 && at != std::string::npos && ofmAt != std::string::npos) {
+      const std::size_t nameStart = at + operation.size();
+      result.push_back({line.substr(nameStart, ofmAt - nameStart),
+                        {},
+                        line.substr(ofmAt + ofm.size(), line.size() - ofmAt - ofm.size() - 1),
+                        {}});
+    } else if (!result.empty() && line.rfind("\t\tType: ", 0) == 0) {
+      result.back().type = line.substr(8);
+    } else if (!result.empty() && line.rfind("\t\tKernel: ", 0) == 0) {
+      result.back().kernel = line.substr(10);
+    }
+  }
+  return result;
+}
+
+/// Our NPU operations as Vela's schedule.txt describes them.
+std::vector<ScheduledOperation> ourScheduledOperations(const Graph& graph) {
+  std::vector<ScheduledOperation> result;
+  for (const Subgraph& subgraph : graph.subgraphs) {
+    for (const Operation& op : subgraph.operations) {
+      if (op.placement != Placement::Npu) {
+        continue;
+      }
+      const Shape4 shape = op.ofmShapes.empty() ? Shape4::fromShape(subgraph.tensor(op.ofm()).shape) : op.ofmShapes[0];
+      const Kernel kernel = op.kernel.value_or(Kernel{});
+      std::ostringstream ofm;
+      ofm << "[" << shape.batch << ", " << shape.height << ", " << shape.width << ", " << shape.depth << "]";
+      std::ostringstream text;
+      text << "w=" << kernel.width << ", h=" << kernel.height << ", stride=(" << kernel.strideX << ", "
+           << kernel.strideY << "), dilation=(" << kernel.dilationX << ", " << kernel.dilationY << ")";
+      result.push_back({op.name, std::string(nameOf(op.type)), ofm.str(), text.str()});
+    }
+  }
+  return result;
+}
+
 /// Names of the operations Vela's log.txt says it placed on the CPU ("... 'name'. Placing on CPU instead").
 std::set<std::string> velaCpuPlacements(const std::filesystem::path& log) {
   std::ifstream in(log);
@@ -251,6 +310,41 @@ BOOST_AUTO_TEST_CASE(the_npu_operations_follow_the_sequence_of_velas_per_layer_c
   }
   BOOST_TEST_MESSAGE("sequence match: " << totalMatching << "/" << totalRows << " rows");
   BOOST_TEST(totalRows > 0);
+}
+
+BOOST_AUTO_TEST_CASE(the_npu_operations_have_velas_ofm_shapes_and_kernels) {
+  const auto models = npu::test::sharedModelsDir();
+  const auto reference = npu::test::sharedReferenceDir();
+  if (!models || !reference) {
+    BOOST_TEST_MESSAGE("NPU_PIPELINE_MODELS is not set; skipped");
+    return;
+  }
+  for (const std::string config : {"C1", "C3"}) {
+    const ReferenceAccelerator accelerator(config);
+    std::size_t total = 0;
+    std::size_t same = 0;
+    for (const ReferenceRow& row : readIndex(*reference / "INDEX.tsv")) {
+      const auto schedule = *reference / "vela310" / config / row.model / "schedule.txt";
+      if (row.config != config || !std::filesystem::exists(schedule)) {
+        continue;
+      }
+      BOOST_TEST_CONTEXT(config << "/" << row.model) {
+        const std::vector<ScheduledOperation> vela = scheduledOperations(schedule);
+        const std::vector<ScheduledOperation> ours = ourScheduledOperations(
+            lowerGraph(tflite_frontend::readModelFile(*models / (row.model + ".tflite")), accelerator));
+        BOOST_TEST(ours.size() == vela.size());
+        for (std::size_t i = 0; i < std::min(ours.size(), vela.size()); ++i) {
+          ++total;
+          // Vela prints an empty name where the model's tensor has none (see sameRow).
+          const bool match = ours[i].type == vela[i].type && ours[i].ofm == vela[i].ofm &&
+                             ours[i].kernel == vela[i].kernel && (vela[i].name.empty() || ours[i].name == vela[i].name);
+          same += match ? 1 : 0;
+          BOOST_TEST(match, "operation " << i << ": ours " << ours[i] << " | vela " << vela[i]);
+        }
+      }
+    }
+    BOOST_TEST_MESSAGE(config << ": " << same << "/" << total << " scheduled operations have Vela's OFM shape and kernel");
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
