@@ -67,12 +67,10 @@ SupportArchitecture supportArchitectureOf(const VariantSpec& variant, bool force
 } // namespace
 
 Accelerator::Accelerator(const VariantSpec& variant, npu::MemorySystem memory, const AcceleratorSettings& settings)
-    : arch_(variant, std::move(memory)),
-      info_(infoOf(variant)),
-      blockConfigs_(arch_),
+    : arch_(variant, std::move(memory)), info_(infoOf(variant)), blockConfigs_(arch_),
       costModel_(makeCostModel(settings.costModel, arch_)),
-      support_(std::make_unique<OperatorSupportChecker>(
-          supportArchitectureOf(variant, settings.forceSymmetricIntWeights))),
+      support_(
+          std::make_unique<OperatorSupportChecker>(supportArchitectureOf(variant, settings.forceSymmetricIntWeights))),
       weights_(std::make_unique<weights::EthosUWeightEncoder>(weightEncoderConfigOf(variant))) {
   if (const auto* provider = dynamic_cast<const BlockConfigProvider*>(costModel_.get())) {
     modelBlockConfigs_ = provider->makeBlockConfigSelector(blockConfigs_);
@@ -81,7 +79,9 @@ Accelerator::Accelerator(const VariantSpec& variant, npu::MemorySystem memory, c
 
 std::vector<npu::OptionSpec> acceleratorOptions() {
   std::vector<npu::OptionSpec> options;
-  options.push_back({std::string(AcceleratorOptionNames::kArenaCacheSize), npu::OptionType::Bytes, "0",
+  options.push_back({std::string(AcceleratorOptionNames::kArenaCacheSize),
+                     npu::OptionType::Bytes,
+                     "0",
                      "size of the arena cache (fast storage) the schedule may use; 0 keeps the memory mode's "
                      "(Vela's --arena-cache-size)",
                      {},
@@ -89,12 +89,15 @@ std::vector<npu::OptionSpec> acceleratorOptions() {
   options.push_back({std::string(AcceleratorOptionNames::kCostModel), npu::OptionType::Choice,
                      std::string(kDefaultCostModel), "performance model used for scheduling and reports",
                      costModelNames(), false});
-  options.push_back({std::string(AcceleratorOptionNames::kCpuTensorAlignment), npu::OptionType::Integer, "16",
+  options.push_back({std::string(AcceleratorOptionNames::kCpuTensorAlignment),
+                     npu::OptionType::Integer,
+                     "16",
                      "alignment in bytes of tensor allocations, a power of two of at least 16 (Vela's "
                      "--cpu-tensor-alignment)",
                      {},
                      false});
-  options.push_back({std::string(AcceleratorOptionNames::kForceSymmetricIntWeights), npu::OptionType::Boolean,
+  options.push_back({std::string(AcceleratorOptionNames::kForceSymmetricIntWeights),
+                     npu::OptionType::Boolean,
                      "false",
                      "run convolutions with asymmetric int8/int16 weights on the NPU with the weights forced "
                      "symmetric instead of on the CPU (Vela's --force-symmetric-int-weights)",
@@ -120,13 +123,12 @@ std::unique_ptr<Accelerator> makeAccelerator(const npu::AcceleratorConfig& confi
   const auto option = [&](std::string_view name, auto read, auto fallback) {
     return config.options.has(name) ? read(name) : fallback;
   };
-  const std::int64_t arenaCacheSize =
-      option(AcceleratorOptionNames::kArenaCacheSize, [&](auto name) { return config.options.getInt(name); },
-             std::int64_t{0});
+  const std::int64_t arenaCacheSize = option(
+      AcceleratorOptionNames::kArenaCacheSize, [&](auto name) { return config.options.getInt(name); }, std::int64_t{0});
   AcceleratorSettings settings;
-  settings.costModel =
-      option(AcceleratorOptionNames::kCostModel, [&](auto name) { return config.options.getString(name); },
-             std::string(kDefaultCostModel));
+  settings.costModel = option(
+      AcceleratorOptionNames::kCostModel, [&](auto name) { return config.options.getString(name); },
+      std::string(kDefaultCostModel));
   settings.forceSymmetricIntWeights = option(
       AcceleratorOptionNames::kForceSymmetricIntWeights, [&](auto name) { return config.options.getBool(name); },
       false);
@@ -135,9 +137,9 @@ std::unique_ptr<Accelerator> makeAccelerator(const npu::AcceleratorConfig& confi
     npu::throwConfigError("unknown cost model '" + settings.costModel + "'", config.location,
                           "use one of the cost_model choices of the accelerator plugin");
   }
-  const std::int64_t alignment =
-      option(AcceleratorOptionNames::kCpuTensorAlignment, [&](auto name) { return config.options.getInt(name); },
-             std::int64_t{CommonArchitecture::kStorageAlignment});
+  const std::int64_t alignment = option(
+      AcceleratorOptionNames::kCpuTensorAlignment, [&](auto name) { return config.options.getInt(name); },
+      std::int64_t{CommonArchitecture::kStorageAlignment});
   if (alignment < CommonArchitecture::kStorageAlignment || (alignment & (alignment - 1)) != 0) {
     npu::throwConfigError("cpu_tensor_alignment " + std::to_string(alignment) + " is invalid", config.location,
                           "use a power of two of at least 16");
@@ -146,17 +148,17 @@ std::unique_ptr<Accelerator> makeAccelerator(const npu::AcceleratorConfig& confi
   const std::string systemReference =
       config.system.empty() ? defaultReference(defaultSystemConfig(variant->family), "systems", config.configSearchPath)
                             : config.system;
-  const std::string modeReference = config.memoryMode.empty()
-                                        ? defaultReference(defaultMemoryMode(variant->family), "memory_modes",
-                                                           config.configSearchPath)
-                                        : config.memoryMode;
+  const std::string modeReference =
+      config.memoryMode.empty()
+          ? defaultReference(defaultMemoryMode(variant->family), "memory_modes", config.configSearchPath)
+          : config.memoryMode;
   ConfigOrigin origin{config.location, config.location};
   const SystemConfig system =
       resolveSystemConfig(systemReference, *variant, config.configSearchPath, config.location, &origin.system);
   const MemoryMode mode =
       resolveMemoryMode(modeReference, *variant, config.configSearchPath, config.location, &origin.memoryMode);
-  npu::MemorySystem memory = buildMemorySystem(*variant, system, mode,
-                                               arenaCacheSize > 0 ? std::optional(arenaCacheSize) : std::nullopt, origin);
+  npu::MemorySystem memory = buildMemorySystem(
+      *variant, system, mode, arenaCacheSize > 0 ? std::optional(arenaCacheSize) : std::nullopt, origin);
   memory.allocationAlignment = alignment;
   return std::make_unique<Accelerator>(*variant, std::move(memory), settings);
 }

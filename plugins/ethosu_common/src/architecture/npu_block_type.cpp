@@ -52,7 +52,8 @@ NpuBlockType npuBlockTypeOf(npu::OpType type) {
 
 std::string_view nameOf(NpuBlockType type) {
   static constexpr std::array<std::string_view, 8> kNames{
-      "Default", "ConvolutionMxN", "VectorProduct", "Pooling", "ConvolutionDepthWise", "ElementWise", "Dma", "ReduceSum"};
+      "Default", "ConvolutionMxN", "VectorProduct", "Pooling", "ConvolutionDepthWise", "ElementWise",
+      "Dma",     "ReduceSum"};
   return kNames.at(static_cast<std::size_t>(type));
 }
 

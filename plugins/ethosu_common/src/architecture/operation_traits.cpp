@@ -4,7 +4,9 @@ namespace ethosu {
 
 namespace {
 
-bool isQuantised(const npu::Tensor* tensor) { return tensor == nullptr || !tensor->quantisation.empty(); }
+bool isQuantised(const npu::Tensor* tensor) {
+  return tensor == nullptr || !tensor->quantisation.empty();
+}
 
 bool readsLookupTable(const npu::Subgraph& subgraph, const npu::Operation& op) {
   if (op.activation && op.activation->lut != npu::kNoTensor) {

@@ -171,7 +171,9 @@ static_assert(macsMatchMicroBlocks(), "MACs per cycle must follow from the OFM m
 
 } // namespace
 
-std::span<const VariantSpec> allVariants() { return kVariants; }
+std::span<const VariantSpec> allVariants() {
+  return kVariants;
+}
 
 const VariantSpec* findVariant(std::string_view name) {
   const auto found = std::find_if(kVariants.begin(), kVariants.end(),

@@ -11,8 +11,12 @@ using npu::Shape4;
 
 namespace {
 
-int upscaleOf(npu::Resampling resampling) { return resampling == npu::Resampling::None ? 1 : 2; }
-int nearestOf(npu::Resampling resampling) { return resampling == npu::Resampling::Nearest ? 1 : 0; }
+int upscaleOf(npu::Resampling resampling) {
+  return resampling == npu::Resampling::None ? 1 : 2;
+}
+int nearestOf(npu::Resampling resampling) {
+  return resampling == npu::Resampling::Nearest ? 1 : 0;
+}
 
 // architecture_allocator._required_size: input rows/columns behind `value` outputs.
 int requiredSize(int value, int stride, int border, int upscale, int nearest) {
@@ -32,12 +36,12 @@ Shape4 ifmBlockFor(const Architecture& arch, const Shape4& ofmBlock, const npu::
   const Shape4& microBlock = arch.variant().ofmMicroBlock;
   const int upscale = upscaleOf(resampling);
   const int nearest = nearestOf(resampling);
-  const int height = requiredSize(ofmBlock.height, kernel.strideY,
-                                  std::min(kernel.areaHeight(), CommonArchitecture::kSubKernelMaxHeight), upscale,
-                                  nearest);
-  const int width = requiredSize(ofmBlock.width, kernel.strideX,
-                                 std::min(kernel.areaWidth(), CommonArchitecture::kSubKernelMaxWidth), upscale,
-                                 nearest);
+  const int height =
+      requiredSize(ofmBlock.height, kernel.strideY,
+                   std::min(kernel.areaHeight(), CommonArchitecture::kSubKernelMaxHeight), upscale, nearest);
+  const int width =
+      requiredSize(ofmBlock.width, kernel.strideX, std::min(kernel.areaWidth(), CommonArchitecture::kSubKernelMaxWidth),
+                   upscale, nearest);
   return {1, static_cast<int>(npu::roundUp(height, microBlock.height)),
           static_cast<int>(npu::roundUp(width, microBlock.width)), ofmBlock.depth};
 }
@@ -47,8 +51,7 @@ int ifmBlockDepthFor(const Architecture& arch, const Shape4& ifm, int ifmBits, b
   if (ifmBits == 16) {
     return static_cast<int>(npu::roundUp(std::min(ifm.depth, 16), 4));
   }
-  return static_cast<int>(
-      npu::roundUp(std::min(ifm.depth, partKernel ? 16 : 32), arch.variant().ifmMicroBlock.depth));
+  return static_cast<int>(npu::roundUp(std::min(ifm.depth, partKernel ? 16 : 32), arch.variant().ifmMicroBlock.depth));
 }
 
 // architecture_allocator.fit_block_for_ofm: the Conv1D optimisation of the 256/512-MAC variants.
@@ -104,10 +107,10 @@ std::optional<ShramLayout> layoutFor(const Architecture& arch, const SearchSetti
   const int ifm2Start = ifmEnd;
   int accumulatorStart = lutStart;
   if (settings.elementwise == ElementwiseUsage::No) {
-    const std::int64_t accumulatorBytes = ofmBlock.elementsWH() * npu::roundUp(ofmBlock.depth, 8) *
-                                          accumulatorBits(settings.accumulator) / 8;
-    const int accumulatorBanks = static_cast<int>(
-        npu::roundUp(npu::divRoundUp(accumulatorBytes, kBankBytes) * 2, settings.accumulatorGranule));
+    const std::int64_t accumulatorBytes =
+        ofmBlock.elementsWH() * npu::roundUp(ofmBlock.depth, 8) * accumulatorBits(settings.accumulator) / 8;
+    const int accumulatorBanks =
+        static_cast<int>(npu::roundUp(npu::divRoundUp(accumulatorBytes, kBankBytes) * 2, settings.accumulatorGranule));
     accumulatorStart -= accumulatorBanks;
   } else {
     const int ifm2Banks = settings.elementwise == ElementwiseUsage::Full ? ifmBanks : 0;
@@ -163,7 +166,7 @@ npu::BlockConfig toBlockConfig(const ArchitectureBlockConfig& config) {
   block.ifmBlock = config.ifmBlock;
   block.partKernelFirst = config.partKernel;
   block.accumulatorBits = accumulatorBits(config.accumulator);
-  block.detail = {config.layout.ifmStart,        config.layout.ifmEnd,  config.layout.ifm2Start,
+  block.detail = {config.layout.ifmStart,         config.layout.ifmEnd,   config.layout.ifm2Start,
                   config.layout.accumulatorStart, config.layout.lutStart, 0};
   return block;
 }
@@ -258,8 +261,8 @@ std::optional<ArchitectureBlockConfig> findBlockConfig(const Architecture& arch,
         if (!settings.isDepthwise) {
           weightFetch *= ofmBlock.depth * blocksDepth;
         }
-        double ifmFetch = static_cast<double>(ifmBlock.elementsWH() * ifm.depth * ifmRepeats) *
-                          (blocksWidth * blocksHeight);
+        double ifmFetch =
+            static_cast<double>(ifmBlock.elementsWH() * ifm.depth * ifmRepeats) * (blocksWidth * blocksHeight);
         if (!settings.isEqualDepth) {
           ifmFetch *= fullBlocks.depth;
         }

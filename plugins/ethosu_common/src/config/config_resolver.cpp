@@ -22,10 +22,18 @@ struct ConfigKind {
   Config (*internalDefault)(const VariantSpec&);
 };
 
-const ConfigKind<SystemConfig> kSystemKind{"system config", "systems", parseSystemConfigYaml, readSystemConfig,
-                                           &VelaIniFile::systemConfigNames, internalDefaultSystemConfig};
-const ConfigKind<MemoryMode> kMemoryModeKind{"memory mode", "memory_modes", parseMemoryModeYaml, readMemoryMode,
-                                             &VelaIniFile::memoryModeNames, internalDefaultMemoryMode};
+const ConfigKind<SystemConfig> kSystemKind{"system config",
+                                           "systems",
+                                           parseSystemConfigYaml,
+                                           readSystemConfig,
+                                           &VelaIniFile::systemConfigNames,
+                                           internalDefaultSystemConfig};
+const ConfigKind<MemoryMode> kMemoryModeKind{"memory mode",
+                                             "memory_modes",
+                                             parseMemoryModeYaml,
+                                             readMemoryMode,
+                                             &VelaIniFile::memoryModeNames,
+                                             internalDefaultMemoryMode};
 
 std::string readText(const fs::path& file, const npu::SourceLocation& where) {
   std::ifstream in(file, std::ios::binary);

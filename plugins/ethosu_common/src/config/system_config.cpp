@@ -6,7 +6,9 @@ namespace ethosu {
 
 using npu::MemoryArea;
 
-std::string_view nameOf(AxiPort port) { return port == AxiPort::Axi0 ? "Axi0" : "Axi1"; }
+std::string_view nameOf(AxiPort port) {
+  return port == AxiPort::Axi0 ? "Axi0" : "Axi1";
+}
 
 std::optional<AxiPort> axiPortFromName(std::string_view name) {
   if (name == "Axi0") {
@@ -19,7 +21,8 @@ std::optional<AxiPort> axiPortFromName(std::string_view name) {
 }
 
 std::optional<MemoryArea> portMemoryFromName(std::string_view name) {
-  for (const MemoryArea area : {MemoryArea::Sram, MemoryArea::Dram, MemoryArea::OnChipFlash, MemoryArea::OffChipFlash}) {
+  for (const MemoryArea area :
+       {MemoryArea::Sram, MemoryArea::Dram, MemoryArea::OnChipFlash, MemoryArea::OffChipFlash}) {
     if (npu::nameOf(area) == name) {
       return area;
     }

@@ -162,7 +162,9 @@ const VelaIniFile::Section* VelaIniFile::findSection(std::string_view name) cons
   return found == sections_.end() ? nullptr : &*found;
 }
 
-bool VelaIniFile::hasSection(std::string_view section) const { return findSection(section) != nullptr; }
+bool VelaIniFile::hasSection(std::string_view section) const {
+  return findSection(section) != nullptr;
+}
 
 std::vector<std::string> VelaIniFile::systemConfigNames() const {
   std::vector<std::string> names;
@@ -276,8 +278,10 @@ SystemConfig readSystemConfig(const VelaIniFile& file, std::string_view name) {
     const std::string prefix(npu::nameOf(area));
     MemoryTiming& timing = config.timingOf(area);
     timing.clockScale = readValue(file, section, prefix + "_clock_scale", parsePythonFloat).value_or(timing.clockScale);
-    timing.burstLength = readValue(file, section, prefix + "_burst_length", parsePythonInt).value_or(timing.burstLength);
-    timing.readLatency = readValue(file, section, prefix + "_read_latency", parsePythonInt).value_or(timing.readLatency);
+    timing.burstLength =
+        readValue(file, section, prefix + "_burst_length", parsePythonInt).value_or(timing.burstLength);
+    timing.readLatency =
+        readValue(file, section, prefix + "_read_latency", parsePythonInt).value_or(timing.readLatency);
     timing.writeLatency =
         readValue(file, section, prefix + "_write_latency", parsePythonInt).value_or(timing.writeLatency);
   }

@@ -7,8 +7,12 @@ namespace ethosu {
 
 namespace {
 
-std::unique_ptr<npu::CostModel> makeVela3(const Architecture& arch) { return std::make_unique<Vela3CostModel>(arch); }
-std::unique_ptr<npu::CostModel> makeVela2(const Architecture& arch) { return std::make_unique<Vela2CostModel>(arch); }
+std::unique_ptr<npu::CostModel> makeVela3(const Architecture& arch) {
+  return std::make_unique<Vela3CostModel>(arch);
+}
+std::unique_ptr<npu::CostModel> makeVela2(const Architecture& arch) {
+  return std::make_unique<Vela2CostModel>(arch);
+}
 
 // To add a model: implement npu::CostModel over an Architecture and add its entry here.
 constexpr std::array kCostModels{
@@ -18,7 +22,9 @@ constexpr std::array kCostModels{
 
 } // namespace
 
-std::span<const CostModelEntry> costModels() { return kCostModels; }
+std::span<const CostModelEntry> costModels() {
+  return kCostModels;
+}
 
 std::vector<std::string> costModelNames() {
   std::vector<std::string> names;

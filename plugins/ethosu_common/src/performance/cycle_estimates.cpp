@@ -23,25 +23,27 @@ std::pair<int, int> subKernelLimits(NpuBlockType type) {
   return {CommonArchitecture::kSubKernelMaxHeight, CommonArchitecture::kSubKernelMaxWidth};
 }
 
-std::int64_t ceilDivide(std::int64_t value, std::int64_t divisor) { return npu::divRoundUp(value, divisor); }
+std::int64_t ceilDivide(std::int64_t value, std::int64_t divisor) {
+  return npu::divRoundUp(value, divisor);
+}
 
-int bitsOf(const npu::FeatureMapQuery& featureMap) { return npu::bitsOf(featureMap.type); }
+int bitsOf(const npu::FeatureMapQuery& featureMap) {
+  return npu::bitsOf(featureMap.type);
+}
 
 // npu_performance._estimate_minimum_memory_cycles: latency plus transfer of one IFM and one OFM block.
 std::pair<double, double> minimumMemoryCycles(const Architecture& arch, const PerformanceQuery& query) {
   const auto& config = query.config;
   const auto ifmBytes = static_cast<double>(npu::elementwiseMin(query.ifm.shape, config.ifmBlock).elements());
-  const double ifmCycles =
-      arch.readLatency(query.ifm.area) +
-      memoryTransferEfficiency(arch, true, query.ifm.area, query.ifm.format, bitsOf(query.ifm), config.ifmBlock,
-                               query.ifm.shape, ifmBytes) /
-          arch.bandwidthPerCycle(query.ifm.area);
+  const double ifmCycles = arch.readLatency(query.ifm.area) +
+                           memoryTransferEfficiency(arch, true, query.ifm.area, query.ifm.format, bitsOf(query.ifm),
+                                                    config.ifmBlock, query.ifm.shape, ifmBytes) /
+                               arch.bandwidthPerCycle(query.ifm.area);
   const auto ofmBytes = static_cast<double>(npu::elementwiseMin(query.ofm.shape, config.ofmBlock).elements());
-  const double ofmCycles =
-      arch.writeLatency(query.ofm.area) +
-      memoryTransferEfficiency(arch, false, query.ofm.area, query.ofm.format, bitsOf(query.ofm), config.ofmBlock,
-                               query.ofm.shape, ofmBytes) /
-          arch.bandwidthPerCycle(query.ofm.area);
+  const double ofmCycles = arch.writeLatency(query.ofm.area) +
+                           memoryTransferEfficiency(arch, false, query.ofm.area, query.ofm.format, bitsOf(query.ofm),
+                                                    config.ofmBlock, query.ofm.shape, ofmBytes) /
+                               arch.bandwidthPerCycle(query.ofm.area);
   return {ifmCycles, ofmCycles};
 }
 
@@ -187,8 +189,7 @@ double convolutionCycles(const Architecture& arch, const PerformanceQuery& query
   double dpuCycles = static_cast<double>(dpuBlockCycles) / arch.cores();
 
   const auto ofmBlockCount = static_cast<double>(npu::divRoundUp(query.ofm.shape, ofmBlock).elements());
-  double outputCycles =
-      std::ceil(outputCyclesPerElement(arch, query) * static_cast<double>(ofmBlock.elements()));
+  double outputCycles = std::ceil(outputCyclesPerElement(arch, query) * static_cast<double>(ofmBlock.elements()));
   if (query.constantDepth > 0) {
     const double biasCycles = 10.0 * ofmBlock.depth * arch.readLatency(query.constantArea) / 256;
     outputCycles = std::max(outputCycles, biasCycles);
@@ -296,8 +297,8 @@ npu::ElementAccess measureElementAccess(const Architecture& /*arch*/, const Perf
     const std::int64_t subKernels =
         ceilDivide(query.kernel.width, limitHeight) * ceilDivide(query.kernel.height, limitWidth);
     const std::int64_t ofmBlockCount = ofmBlocks.elements();
-    const std::int64_t ifmFetch = npu::roundUp(ifmBlock, ifmRounding).elementsWH() *
-                                  npu::roundUp(ifmShape, ifmRounding).depth;
+    const std::int64_t ifmFetch =
+        npu::roundUp(ifmBlock, ifmRounding).elementsWH() * npu::roundUp(ifmShape, ifmRounding).depth;
     const std::int64_t kernelRead = query.kernel.elementsWH() * (perChannel ? 1 : ifmShape.depth);
     const std::int64_t weightFetch = kernelRead * ofmBlockDepth * ofmBlockCount;
     access.ifmRead[0] = static_cast<double>(ifmFetch * subKernels * ofmBlockCount);
@@ -329,7 +330,8 @@ npu::ElementAccess measureElementAccess(const Architecture& /*arch*/, const Perf
       }
     }
   }
-  access.ofmWrite = static_cast<double>(npu::roundUp(ofmShape, Architecture::storageRounding(query.ofm.format)).elements());
+  access.ofmWrite =
+      static_cast<double>(npu::roundUp(ofmShape, Architecture::storageRounding(query.ofm.format)).elements());
   return access;
 }
 

@@ -39,15 +39,17 @@ double sumOf(const ByteTable& table, MemoryArea area) {
       partial[j] += values[i + j];
     }
   }
-  double total = ((partial[0] + partial[1]) + (partial[2] + partial[3])) +
-                 ((partial[4] + partial[5]) + (partial[6] + partial[7]));
+  double total =
+      ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
   for (std::size_t i = unrolled; i < values.size(); ++i) {
     total += values[i];
   }
   return total;
 }
 
-int elementBytes(const npu::FeatureMapQuery& featureMap) { return npu::bitsOf(featureMap.type) / 8; }
+int elementBytes(const npu::FeatureMapQuery& featureMap) {
+  return npu::bitsOf(featureMap.type) / 8;
+}
 
 /// Bytes of a whole feature map as stored (Vela's Tensor.storage_size()).
 double storedBytes(const npu::FeatureMapQuery& featureMap) {
@@ -148,9 +150,8 @@ npu::OperationPerformance estimateFullPerformance(const Architecture& arch, cons
     const double ifm2Bytes = access.ifmRead[1] * elementBytes(ifm2);
     at(bytes, ifm2.area, TensorPurpose::FeatureMap, AccessDirection::Read) += ifm2Bytes;
     // The IFM block is used for IFM2 too, as in Vela.
-    at(scaledBytes, ifm2.area, TensorPurpose::FeatureMap, AccessDirection::Read) +=
-        memoryTransferEfficiency(arch, true, ifm2.area, ifm2.format, npu::bitsOf(ifm2.type), block.ifmBlock,
-                                 ifm2.shape, ifm2Bytes);
+    at(scaledBytes, ifm2.area, TensorPurpose::FeatureMap, AccessDirection::Read) += memoryTransferEfficiency(
+        arch, true, ifm2.area, ifm2.format, npu::bitsOf(ifm2.type), block.ifmBlock, ifm2.shape, ifm2Bytes);
   }
 
   if (access.constantRead[0] > 0 && traits.originalWeightElements > 0) {

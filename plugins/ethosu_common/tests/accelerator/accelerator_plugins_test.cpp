@@ -8,7 +8,9 @@
 
 namespace {
 
-std::filesystem::path pluginDirectory() { return npu::test::buildDir() / "lib" / "npu-pipeline" / "plugins"; }
+std::filesystem::path pluginDirectory() {
+  return npu::test::buildDir() / "lib" / "npu-pipeline" / "plugins";
+}
 
 npu::AcceleratorConfig configFor(std::string variant) {
   npu::AcceleratorConfig config;
@@ -24,7 +26,9 @@ BOOST_AUTO_TEST_SUITE(accelerator_plugins)
 BOOST_AUTO_TEST_CASE(perf_u55_and_perf_u65_load_as_accelerator_plugins) {
   npu::PluginHost host;
   for (const auto* name : {"npu_perf_u55.so", "npu_perf_u65.so"}) {
-    BOOST_TEST_CONTEXT(name) { BOOST_TEST(host.loadFile(pluginDirectory() / name)); }
+    BOOST_TEST_CONTEXT(name) {
+      BOOST_TEST(host.loadFile(pluginDirectory() / name));
+    }
   }
   for (const auto& refused : host.refused()) {
     BOOST_TEST_MESSAGE(refused.path.string() << ": " << refused.reason);

@@ -89,8 +89,8 @@ BOOST_AUTO_TEST_CASE(bad_variants_and_configs_are_config_errors_at_the_accelerat
 
 BOOST_AUTO_TEST_CASE(the_plugin_offers_its_family_s_variants_and_the_options) {
   const ethosu::AcceleratorPlugin u55(ethosu::NpuFamily::EthosU55);
-  BOOST_TEST(u55.variants() == (std::vector<std::string>{"ethos-u55-32", "ethos-u55-64", "ethos-u55-128",
-                                                         "ethos-u55-256"}));
+  BOOST_TEST(u55.variants() ==
+             (std::vector<std::string>{"ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256"}));
   const ethosu::AcceleratorPlugin u65(ethosu::NpuFamily::EthosU65);
   BOOST_TEST(u65.variants() == (std::vector<std::string>{"ethos-u65-256", "ethos-u65-512"}));
   const auto options = u55.options();
@@ -111,7 +111,9 @@ BOOST_AUTO_TEST_CASE(every_registered_cost_model_can_be_selected) {
   for (const auto& name : ethosu::costModelNames()) {
     auto config = configFor("ethos-u55-128");
     config.options.set("cost_model", name);
-    BOOST_TEST_CONTEXT(name) { BOOST_CHECK_NO_THROW((void)ethosu::makeAccelerator(config)->costModel()); }
+    BOOST_TEST_CONTEXT(name) {
+      BOOST_CHECK_NO_THROW((void)ethosu::makeAccelerator(config)->costModel());
+    }
   }
   BOOST_TEST(ethosu::costModelNames().front() == "vela3");
 }

@@ -5,9 +5,11 @@
 BOOST_AUTO_TEST_SUITE(variant_table)
 
 BOOST_AUTO_TEST_CASE(every_vela_accelerator_config_is_a_variant) {
-  for (const auto* name : {"ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256", "ethos-u65-256",
-                           "ethos-u65-512"}) {
-    BOOST_TEST_CONTEXT(name) { BOOST_TEST(ethosu::findVariant(name) != nullptr); }
+  for (const auto* name :
+       {"ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256", "ethos-u65-256", "ethos-u65-512"}) {
+    BOOST_TEST_CONTEXT(name) {
+      BOOST_TEST(ethosu::findVariant(name) != nullptr);
+    }
   }
   BOOST_TEST(ethosu::allVariants().size() == 6U);
   BOOST_TEST(ethosu::findVariant("ethos-u55-512") == nullptr);

@@ -56,10 +56,9 @@ BOOST_AUTO_TEST_CASE(block_config_search_chooses_what_vela_chose_for_every_recon
                 ++equal;
               } else {
                 BOOST_TEST_MESSAGE(config.name << ' ' << entry.path().filename().string() << " '"
-                                               << operation->scheduled->name << "' ("
-                                               << operation->scheduled->type << "): ours "
-                                               << (ours ? notation(ours->velaNotation()) : "none") << ", Vela "
-                                               << notation(vela));
+                                               << operation->scheduled->name << "' (" << operation->scheduled->type
+                                               << "): ours " << (ours ? notation(ours->velaNotation()) : "none")
+                                               << ", Vela " << notation(vela));
               }
             });
       } catch (const std::exception& error) {

@@ -14,7 +14,9 @@ std::vector<std::filesystem::path> searchPath() {
   return {configs / "systems", configs / "memory_modes"};
 }
 
-const ethosu::VariantSpec& u55() { return *ethosu::findVariant("ethos-u55-128"); }
+const ethosu::VariantSpec& u55() {
+  return *ethosu::findVariant("ethos-u55-128");
+}
 
 /// The location of the Config error `action` throws (a default location when it throws none).
 npu::SourceLocation errorLocation(const std::function<void()>& action) {
@@ -73,8 +75,7 @@ BOOST_AUTO_TEST_CASE(internal_default_is_vela_s_built_in_config) {
 
 BOOST_AUTO_TEST_CASE(a_section_of_a_vela_ini_file_can_be_named_directly) {
   const auto ini = npu::test::sourceDir() / "plugins/ethosu_common/tests/config/data/vela_systems.ini";
-  const auto fromIni =
-      ethosu::resolveSystemConfig(ini.string() + ":Ethos_U65_Mid_End", u55(), searchPath(), {});
+  const auto fromIni = ethosu::resolveSystemConfig(ini.string() + ":Ethos_U65_Mid_End", u55(), searchPath(), {});
   const auto fromYaml = ethosu::resolveSystemConfig("ethos_u65_mid_end", u55(), searchPath(), {});
   BOOST_TEST(fromIni.sameSettings(fromYaml));
   // Four memory modes in the file: which one must be said.
@@ -121,9 +122,8 @@ BOOST_AUTO_TEST_CASE(yaml_errors_carry_file_line_and_column) {
   BOOST_TEST(syntax.file == "m.yaml");
   BOOST_TEST(syntax.line >= 1);
 
-  const auto wrongKind = errorLocation([] {
-    (void)ethosu::parseMemoryModeYaml("system_config:\n  name: S\n", "m.yaml");
-  });
+  const auto wrongKind =
+      errorLocation([] { (void)ethosu::parseMemoryModeYaml("system_config:\n  name: S\n", "m.yaml"); });
   BOOST_TEST(wrongKind.file == "m.yaml");
 
   const auto badPort = errorLocation([] {

@@ -9,7 +9,9 @@ namespace {
 
 using npu::MemoryArea;
 
-std::vector<std::filesystem::path> searchPath() { return {npu::test::sourceDir() / "configs"}; }
+std::vector<std::filesystem::path> searchPath() {
+  return {npu::test::sourceDir() / "configs"};
+}
 
 npu::MemorySystem memoryOf(std::string_view variantName, std::string_view system, std::string_view mode,
                            std::optional<std::int64_t> arenaCacheSize = std::nullopt) {
@@ -72,9 +74,9 @@ BOOST_AUTO_TEST_CASE(sram_only_keeps_constants_in_on_chip_flash_with_sram_timing
 BOOST_AUTO_TEST_CASE(an_explicit_arena_cache_size_overrides_the_memory_mode) {
   const auto memory = memoryOf("ethos-u65-512", "ethos_u65_high_end", "dedicated_sram", 524288);
   BOOST_TEST(memory.arenaCacheSize == 524288);
-  BOOST_CHECK_THROW((void)memoryOf("ethos-u55-128", "ethos_u55_high_end_embedded", "shared_sram",
-                                   (std::int64_t{1} << 32) + 1),
-                    npu::Error);
+  BOOST_CHECK_THROW(
+      (void)memoryOf("ethos-u55-128", "ethos_u55_high_end_embedded", "shared_sram", (std::int64_t{1} << 32) + 1),
+      npu::Error);
 }
 
 BOOST_AUTO_TEST_CASE(impossible_memory_modes_are_refused) {

@@ -10,7 +10,9 @@ namespace {
 std::filesystem::path testIni() {
   return npu::test::sourceDir() / "plugins/ethosu_common/tests/config/data/vela_systems.ini";
 }
-std::filesystem::path configsDir() { return npu::test::sourceDir() / "configs"; }
+std::filesystem::path configsDir() {
+  return npu::test::sourceDir() / "configs";
+}
 
 bool throwsConfigErrorAt(const std::function<void()>& action, int line) {
   try {
@@ -95,8 +97,7 @@ BOOST_AUTO_TEST_CASE(malformed_files_are_refused_with_the_line) {
   BOOST_TEST(throwsConfigErrorAt([] { (void)ethosu::VelaIniFile::parse("core_clock=1\n", "x.ini"); }, 1));
   BOOST_TEST(throwsConfigErrorAt(
       [] { (void)ethosu::VelaIniFile::parse("[Memory_Mode.M]\naxi0_port=Sram\n\naxi0_port=Dram\n", "x.ini"); }, 4));
-  BOOST_TEST(throwsConfigErrorAt(
-      [] { (void)ethosu::VelaIniFile::parse("[Memory_Mode.M]\njust text\n", "x.ini"); }, 2));
+  BOOST_TEST(throwsConfigErrorAt([] { (void)ethosu::VelaIniFile::parse("[Memory_Mode.M]\njust text\n", "x.ini"); }, 2));
   BOOST_TEST(throwsConfigErrorAt(
       [] {
         const auto ini = ethosu::VelaIniFile::parse("[System_Config.S]\naxi0_port=Sram\naxi1_port=Dram\n"
@@ -109,8 +110,8 @@ BOOST_AUTO_TEST_CASE(malformed_files_are_refused_with_the_line) {
 
 BOOST_AUTO_TEST_CASE(unknown_sections_and_inheritance_loops_are_config_errors) {
   const auto ini = ethosu::VelaIniFile::load(testIni());
-  BOOST_TEST(throwsConfigErrorMentioning([&] { (void)ethosu::readSystemConfig(ini, "Nope"); },
-                                         "Ethos_U55_High_End_Embedded"));
+  BOOST_TEST(
+      throwsConfigErrorMentioning([&] { (void)ethosu::readSystemConfig(ini, "Nope"); }, "Ethos_U55_High_End_Embedded"));
   const auto looped = ethosu::VelaIniFile::parse("[Memory_Mode.A]\ninherit=Memory_Mode.B\n"
                                                  "[Memory_Mode.B]\ninherit=Memory_Mode.A\n",
                                                  "loop.ini");

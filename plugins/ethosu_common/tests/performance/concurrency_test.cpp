@@ -26,9 +26,8 @@ struct Answer {
     return chosen == other.chosen && candidateCount == other.candidateCount && ifmArea == other.ifmArea &&
            cycles == other.cycles && macs == other.macs && access.ifmRead == other.access.ifmRead &&
            access.ofmWrite == other.access.ofmWrite && access.constantRead == other.access.constantRead &&
-           access.weightsRefetch == other.access.weightsRefetch &&
-           performance.cycles == other.performance.cycles && performance.macs == other.performance.macs &&
-           performance.bytes == other.performance.bytes;
+           access.weightsRefetch == other.access.weightsRefetch && performance.cycles == other.performance.cycles &&
+           performance.macs == other.performance.macs && performance.bytes == other.performance.bytes;
   }
 };
 
@@ -89,9 +88,8 @@ BOOST_AUTO_TEST_CASE(many_tbb_tasks_get_the_answers_one_thread_gets) {
   }
   constexpr std::size_t kRepeats = 8;
   std::vector<Answer> parallel(all.size() * kRepeats);
-  tbb::parallel_for(std::size_t{0}, parallel.size(), [&](std::size_t index) {
-    parallel[index] = ask(all[index % all.size()]);
-  });
+  tbb::parallel_for(std::size_t{0}, parallel.size(),
+                    [&](std::size_t index) { parallel[index] = ask(all[index % all.size()]); });
   std::size_t differing = 0;
   for (std::size_t index = 0; index < parallel.size(); ++index) {
     differing += parallel[index] == serial[index % all.size()] ? 0 : 1;

@@ -11,7 +11,9 @@ namespace {
 
 using ethosu::test::ReferenceOperation;
 
-bool same(double ours, double vela) { return std::abs(ours - vela) <= 1e-9 * std::max(1.0, std::abs(vela)); }
+bool same(double ours, double vela) {
+  return std::abs(ours - vela) <= 1e-9 * std::max(1.0, std::abs(vela));
+}
 
 struct Agreement {
   int rows = 0;
@@ -19,7 +21,7 @@ struct Agreement {
   int npu = 0;
   int access = 0;
   int macs = 0;
-  int withoutDma = 0;    ///< rows without weight or LUT DMA: compute cycles alone decide the NPU column
+  int withoutDma = 0; ///< rows without weight or LUT DMA: compute cycles alone decide the NPU column
   int npuWithoutDma = 0;
 };
 
@@ -98,7 +100,8 @@ BOOST_AUTO_TEST_CASE(estimates_equal_vela_s_per_layer_figures) {
                 previousSlack = 0.0; // the first operation of a subgraph has no predecessor
                 previousSection = section;
               }
-              if (!operation || index >= rows[section].size() || rows[section][index].name != operation->scheduled->name) {
+              if (!operation || index >= rows[section].size() ||
+                  rows[section][index].name != operation->scheduled->name) {
                 previousSlack.reset();
                 return;
               }
@@ -117,10 +120,9 @@ BOOST_AUTO_TEST_CASE(estimates_equal_vela_s_per_layer_figures) {
               if (hasWeights) {
                 sizes = ethosu::test::weightSizes(*accelerator, *operation, query.block);
               }
-              auto context = ethosu::test::referenceContext(
-                  arch, schedule, *operation, query, *previousSlack, ownSlack,
-                  sizes ? std::optional(sizes->firstSlice) : std::nullopt,
-                  sizes ? std::optional(sizes->fullDepth) : std::nullopt);
+              auto context = ethosu::test::referenceContext(arch, schedule, *operation, query, *previousSlack, ownSlack,
+                                                            sizes ? std::optional(sizes->firstSlice) : std::nullopt,
+                                                            sizes ? std::optional(sizes->fullDepth) : std::nullopt);
               context.query.block = &query.block;
               const auto result = model.estimate(*operation->lowered.subgraph, *operation->lowered.operation, context);
               previousSlack = ownSlack;

@@ -11,8 +11,8 @@ struct Fixture {
   const ethosu::test::ReferenceLayer& layer = ethosu::test::referenceLayers().front(); // a U55-128 convolution
   const ethosu::Accelerator& accelerator = ethosu::test::acceleratorFor(layer.system);
   ethosu::test::LayerGraph graph = ethosu::test::buildLayer(layer);
-  npu::BlockConfig block = *accelerator.blockConfigs().choose(
-      graph.subgraph, graph.op(), {layer.ifm.shape, std::nullopt, layer.ofm.shape});
+  npu::BlockConfig block =
+      *accelerator.blockConfigs().choose(graph.subgraph, graph.op(), {layer.ifm.shape, std::nullopt, layer.ofm.shape});
 
   [[nodiscard]] double computeCycles() const {
     const auto query = ethosu::test::costQueryOf(layer, accelerator.memory(), block);
@@ -60,8 +60,8 @@ BOOST_FIXTURE_TEST_CASE(weight_dma_is_counted_in_the_flash_bandwidth_but_not_in_
 BOOST_FIXTURE_TEST_CASE(a_lut_load_hides_under_the_previous_layer, Fixture) {
   auto context = ethosu::test::contextOf(layer, accelerator, block);
   context.weights = {};
-  context.lutTransfer = npu::ConstantTransfer{npu::MemoryArea::OffChipFlash, npu::MemoryArea::Shram, 1024,
-                                              npu::TensorPurpose::Lut};
+  context.lutTransfer =
+      npu::ConstantTransfer{npu::MemoryArea::OffChipFlash, npu::MemoryArea::Shram, 1024, npu::TensorPurpose::Lut};
   context.previousSlackCycles = 2000;
   BOOST_TEST(estimate(context).cycle(CycleComponent::Npu) == computeCycles());
   context.previousSlackCycles = 1000;

@@ -340,18 +340,18 @@ inline LayerGraph buildLayer(const ReferenceLayer& layer) {
       ifm2.shape = npu::Shape{};
     }
     if (layer.ifm2Operand.constant) {
-      ifm2.data = std::make_shared<const std::vector<std::uint8_t>>(
-          static_cast<std::size_t>(ifm2.byteSize()), std::uint8_t{0});
+      ifm2.data =
+          std::make_shared<const std::vector<std::uint8_t>>(static_cast<std::size_t>(ifm2.byteSize()), std::uint8_t{0});
     }
     op.inputs.push_back(subgraph.addTensor(ifm2));
   }
   if (layer.weightElements > 0) {
-    op.inputs.push_back(subgraph.addTensor(constantTensor(
-        "weights", npu::Shape{static_cast<int>(layer.weightElements)}, npu::DataType::Int8, npu::TensorPurpose::Weights)));
+    op.inputs.push_back(subgraph.addTensor(constantTensor("weights", npu::Shape{static_cast<int>(layer.weightElements)},
+                                                          npu::DataType::Int8, npu::TensorPurpose::Weights)));
   }
   if (layer.hasBias) {
-    op.inputs.push_back(subgraph.addTensor(constantTensor(
-        "bias", npu::Shape{layer.ofm.shape.depth}, npu::DataType::Int32, npu::TensorPurpose::ScalesBiases)));
+    op.inputs.push_back(subgraph.addTensor(constantTensor("bias", npu::Shape{layer.ofm.shape.depth},
+                                                          npu::DataType::Int32, npu::TensorPurpose::ScalesBiases)));
   }
   op.outputs.push_back(subgraph.addTensor(featureMapTensor("ofm", layer.ofm)));
   if (layer.activation) {
@@ -396,14 +396,14 @@ inline npu::PerformanceContext contextOf(const ReferenceLayer& layer, const npu:
       context.weights.bufferArea = memory.fastStorageArea;
       context.weights.firstTransferBytes = layer.encodedWeights;
       if (!layer.cascadeStripes) {
-        context.weights.fullTransferCycles = accelerator.costModel().transferCycles(
-            memory.constantArea, memory.fastStorageArea, layer.encodedWeights);
+        context.weights.fullTransferCycles =
+            accelerator.costModel().transferCycles(memory.constantArea, memory.fastStorageArea, layer.encodedWeights);
       }
     }
   }
   if (layer.lutBytes > 0) {
-    context.lutTransfer = npu::ConstantTransfer{memory.constantArea, npu::MemoryArea::Shram, layer.lutBytes,
-                                                npu::TensorPurpose::Lut};
+    context.lutTransfer =
+        npu::ConstantTransfer{memory.constantArea, npu::MemoryArea::Shram, layer.lutBytes, npu::TensorPurpose::Lut};
   }
   return context;
 }

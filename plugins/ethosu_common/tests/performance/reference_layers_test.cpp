@@ -14,7 +14,9 @@ namespace {
 
 using ethosu::test::ReferenceLayer;
 
-bool same(double ours, double vela) { return std::abs(ours - vela) <= 1e-9 * std::max(1.0, std::abs(vela)); }
+bool same(double ours, double vela) {
+  return std::abs(ours - vela) <= 1e-9 * std::max(1.0, std::abs(vela));
+}
 
 /// The shapes Vela searched the block config for: the stripes of a cascaded layer, else the whole layer.
 npu::OperationShapes shapesOf(const ReferenceLayer& layer) {
@@ -72,13 +74,13 @@ BOOST_AUTO_TEST_CASE(cycles_macs_and_memory_access_equal_vela_s_per_layer_report
       const auto result = accelerator.costModel().estimate(graph.subgraph, graph.op(), context);
       using npu::CycleComponent;
       const auto& expected = layer.expected;
-      const bool allEqual =
-          same(result.cycle(CycleComponent::Total), expected.total) && same(result.cycle(CycleComponent::Npu), expected.npu) &&
-          same(result.cycle(CycleComponent::SramAccess), expected.sramAccess) &&
-          same(result.cycle(CycleComponent::DramAccess), expected.dramAccess) &&
-          same(result.cycle(CycleComponent::OnChipFlashAccess), expected.onChipFlashAccess) &&
-          same(result.cycle(CycleComponent::OffChipFlashAccess), expected.offChipFlashAccess) &&
-          result.macs == expected.macs;
+      const bool allEqual = same(result.cycle(CycleComponent::Total), expected.total) &&
+                            same(result.cycle(CycleComponent::Npu), expected.npu) &&
+                            same(result.cycle(CycleComponent::SramAccess), expected.sramAccess) &&
+                            same(result.cycle(CycleComponent::DramAccess), expected.dramAccess) &&
+                            same(result.cycle(CycleComponent::OnChipFlashAccess), expected.onChipFlashAccess) &&
+                            same(result.cycle(CycleComponent::OffChipFlashAccess), expected.offChipFlashAccess) &&
+                            result.macs == expected.macs;
       BOOST_TEST(result.cycle(CycleComponent::Total) == expected.total, boost::test_tools::tolerance(1e-9));
       BOOST_TEST(result.cycle(CycleComponent::Npu) == expected.npu, boost::test_tools::tolerance(1e-9));
       BOOST_TEST(result.cycle(CycleComponent::SramAccess) == expected.sramAccess, boost::test_tools::tolerance(1e-9));

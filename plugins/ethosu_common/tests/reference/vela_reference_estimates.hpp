@@ -29,7 +29,9 @@ inline npu::TensorFormat formatOf(const ReferenceSchedule& schedule, const npu::
     return tensor.format;
   }
   const npu::Shape4 shape = npu::Shape4::fromShape(tensor.shape);
-  const auto bytes = [&](const npu::Shape4& stored) { return npu::roundUp(stored.elements() * npu::bytesOf(tensor.type), 16); };
+  const auto bytes = [&](const npu::Shape4& stored) {
+    return npu::roundUp(stored.elements() * npu::bytesOf(tensor.type), 16);
+  };
   const std::int64_t linear = bytes(shape);
   const std::int64_t bricks = bytes(shape.withDepth(static_cast<int>(npu::roundUp(shape.depth, 16))));
   if (linear != bricks && allocated->second == bricks) {
@@ -85,8 +87,8 @@ inline double slackCycles(const Architecture& arch, const npu::CostModel& model,
   referenceQuery.query.block = &referenceQuery.block;
   const auto& slices = reference.scheduled->depthSlices;
   if (reference.scheduled->weightBuffers.size() > 0 && slices.size() > 2 && reference.scheduled->cascade == 0) {
-    referenceQuery.query.ofm.shape = referenceQuery.query.ofm.shape.withDepth(slices[slices.size() - 1] -
-                                                                              slices[slices.size() - 2]);
+    referenceQuery.query.ofm.shape =
+        referenceQuery.query.ofm.shape.withDepth(slices[slices.size() - 1] - slices[slices.size() - 2]);
   }
   (void)arch;
   return model.cycles(*reference.lowered.subgraph, *reference.lowered.operation, referenceQuery.query).cycles;
@@ -119,17 +121,17 @@ inline npu::PerformanceContext referenceContext(const Architecture& arch, const 
       weights.doubleBuffered = scheduled.weightBuffers.size() == 2;
       weights.firstTransferBytes = firstSliceBytes.value_or(scheduled.weightBuffers.front());
       if (scheduled.cascade == 0) {
-        weights.fullTransferCycles = memoryToMemoryCycles(
-            arch, weights.sourceArea, memory.fastStorageArea,
-            static_cast<double>(fullDepthBytes.value_or(*scheduled.encodedWeights)));
+        weights.fullTransferCycles =
+            memoryToMemoryCycles(arch, weights.sourceArea, memory.fastStorageArea,
+                                 static_cast<double>(fullDepthBytes.value_or(*scheduled.encodedWeights)));
       }
     }
   }
   if (op.activation && subgraph.validTensorId(op.activation->lut)) {
     const npu::Tensor& lut = subgraph.tensor(op.activation->lut);
     const std::int64_t bytes = npu::roundUp(std::max<std::int64_t>(lut.byteSize(), 1), 16);
-    context.lutTransfer = npu::ConstantTransfer{memory.constantArea, npu::MemoryArea::Shram, bytes,
-                                                npu::TensorPurpose::Lut};
+    context.lutTransfer =
+        npu::ConstantTransfer{memory.constantArea, npu::MemoryArea::Shram, bytes, npu::TensorPurpose::Lut};
   }
   return context;
 }

@@ -20,7 +20,9 @@ public:
   [[nodiscard]] int cores() const { return variant_->cores; }
 
   /// Bytes per core cycle (Vela's memory_bandwidths_per_cycle).
-  [[nodiscard]] double bandwidthPerCycle(npu::MemoryArea area) const { return memory_.area(area).bandwidthBytesPerCycle; }
+  [[nodiscard]] double bandwidthPerCycle(npu::MemoryArea area) const {
+    return memory_.area(area).bandwidthBytesPerCycle;
+  }
   [[nodiscard]] int readLatency(npu::MemoryArea area) const { return memory_.area(area).readLatency; }
   [[nodiscard]] int writeLatency(npu::MemoryArea area) const { return memory_.area(area).writeLatency; }
   [[nodiscard]] int burstLength(npu::MemoryArea area) const { return memory_.area(area).burstLength; }

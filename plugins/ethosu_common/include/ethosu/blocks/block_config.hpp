@@ -58,8 +58,8 @@ struct BlockSearchQuery {
   bool usesScalar = false; ///< a binary elementwise operation with a scalar operand
   int ifmBits = 8;
   npu::Kernel kernel;
-  int lutBanks = 0;    ///< SHRAM banks taken by a lookup table (2 with a LUT activation)
-  bool scaled = true;  ///< every feature map is quantised (Vela's Operation.has_scaling)
+  int lutBanks = 0;   ///< SHRAM banks taken by a lookup table (2 with a LUT activation)
+  bool scaled = true; ///< every feature map is quantised (Vela's Operation.has_scaling)
   npu::Resampling resampling = npu::Resampling::None;
 };
 
@@ -67,9 +67,8 @@ struct BlockSearchQuery {
 [[nodiscard]] std::optional<ArchitectureBlockConfig> findBlockConfig(const Architecture& arch,
                                                                      const BlockSearchQuery& query);
 /// Vela's try_block_config: `ofmBlock` as a block config, or nullopt when invalid or it does not fit.
-[[nodiscard]] std::optional<ArchitectureBlockConfig> tryBlockConfig(const Architecture& arch,
-                                                                    const BlockSearchQuery& query,
-                                                                    const npu::Shape4& ofmBlock, bool partKernel);
+[[nodiscard]] std::optional<ArchitectureBlockConfig>
+tryBlockConfig(const Architecture& arch, const BlockSearchQuery& query, const npu::Shape4& ofmBlock, bool partKernel);
 /// Every block config that fits, over the OFM blocks findBlockConfig considers, in its order (depth,
 /// then height, then width), with the kernel traversal findBlockConfig would pick.
 [[nodiscard]] std::vector<ArchitectureBlockConfig> allBlockConfigs(const Architecture& arch,

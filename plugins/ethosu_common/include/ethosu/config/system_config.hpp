@@ -56,9 +56,9 @@ struct SystemConfig {
 struct MemoryMode {
   std::string name;
   std::string description;
-  AxiPort constantPort = AxiPort::Axi0; ///< Vela's const_mem_area
-  AxiPort arenaPort = AxiPort::Axi0;    ///< arena_mem_area
-  AxiPort cachePort = AxiPort::Axi0;    ///< cache_mem_area
+  AxiPort constantPort = AxiPort::Axi0;       ///< Vela's const_mem_area
+  AxiPort arenaPort = AxiPort::Axi0;          ///< arena_mem_area
+  AxiPort cachePort = AxiPort::Axi0;          ///< cache_mem_area
   std::optional<std::int64_t> arenaCacheSize; ///< nullopt: the whole address space of the NPU
 
   [[nodiscard]] bool sameSettings(const MemoryMode& other) const;

@@ -48,8 +48,7 @@ struct PerformanceQuery {
 
 /// npu_performance.estimate_full_op_performance: cycles per memory, bandwidths, MACs of a scheduled
 /// operation with its weight buffering and DMA.
-[[nodiscard]] npu::OperationPerformance estimateFullPerformance(const Architecture& arch,
-                                                                const OperationTraits& traits,
+[[nodiscard]] npu::OperationPerformance estimateFullPerformance(const Architecture& arch, const OperationTraits& traits,
                                                                 const npu::PerformanceContext& context);
 
 } // namespace ethosu
