@@ -215,9 +215,12 @@ void compareConfig(const std::string& config) {
                                    << "\tsram_max=" << maxOf(summary.sramErrors) << "\tpasses=" << summary.passes
                                    << "\tstrategy=" << summary.strategyMatches << "\tblock=" << summary.blockMatches
                                    << "\tboth=" << summary.bothMatch);
-  // The targets are 2% median / 10% max and 90% of passes; these bounds record what is reached.
-  BOOST_TEST(median(summary.cycleErrors) < 0.25);
-  BOOST_TEST(passAgreement > 0.3);
+  // Targets: 2% median / 10% max for cycles and SRAM, 90% of passes with Vela's block config and
+  // strategy. Reached (same-graph models): cycles median 0.1-0.5% in C1/C3/C4, SRAM median 0%, passes
+  // 94% (C1), 87% (C3), 95% (C4); the bounds below guard what is reached.
+  BOOST_TEST(median(summary.cycleErrors) < 0.02);
+  BOOST_TEST(median(summary.sramErrors) < 0.02);
+  BOOST_TEST(passAgreement > 0.85);
 }
 
 } // namespace
