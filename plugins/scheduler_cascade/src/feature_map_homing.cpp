@@ -65,7 +65,8 @@ void useFastStorageForFeatureMaps(const SchedulingContext& context, TensorPlacem
   // Every OFM read inside the region and not part of a cascade is tried in fast storage first.
   for (const SchedulingOperation& op : context.operations.operations()) {
     const TensorId ofm = op.ofm.tensor;
-    if (plan.at(op.index).cascade != 0 || op.ofmConsumers.empty() || context.operations.isRegionOutput(ofm)) {
+    if (plan.at(op.index).cascade != 0 || op.ofmConsumers.empty() || context.operations.isRegionOutput(ofm) ||
+        op.writesVariable) {
       continue;
     }
     state.movedFeatureMaps.emplace(ofm, placement.of(ofm));

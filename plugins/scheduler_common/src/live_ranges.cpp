@@ -68,6 +68,7 @@ std::optional<std::size_t> LiveRangeGraph::findRange(const SchedulingGraph& grap
 
 std::size_t LiveRangeGraph::rangeOf(const SchedulingGraph& graph, const TensorPlacement& placement, TensorId tensor) {
   if (const auto existing = findRange(graph, tensor)) {
+    ranges_[*existing].variable = ranges_[*existing].variable || graph.subgraph().tensor(tensor).isVariable;
     return *existing;
   }
   TimedLiveRange range;
@@ -75,6 +76,7 @@ std::size_t LiveRangeGraph::rangeOf(const SchedulingGraph& graph, const TensorPl
   range.tensors = {tensor};
   range.size = graph.storageBytes(tensor);
   range.area = placement.area(tensor);
+  range.variable = graph.subgraph().tensor(tensor).isVariable;
   const std::size_t index = addRange(std::move(range));
   byTensorKey_.emplace(tensorKey(graph.subgraph(), tensor), index);
   return index;
@@ -236,8 +238,13 @@ std::vector<BufferRequest> toBufferRequests(const SchedulingGraph& graph, const 
     }
     const bool regionInput = std::any_of(range.tensors.begin(), range.tensors.end(),
                                          [&](TensorId tensor) { return graph.isRegionInput(tensor); });
-    if (regionInput) {
+    if (regionInput || range.variable) {
       request.range.start = 0;
+    }
+    if (range.variable) {
+      // A variable keeps its value from one inference to the next (Vela:
+      // extract_live_ranges_from_cascaded_passes).
+      request.range.end = timeline == Timeline::Steps ? ranges.endTime() + 1 : last;
     }
     request.range.end = std::max(request.range.end, request.range.start);
     requests.push_back(std::move(request));

@@ -169,6 +169,8 @@ SchedulingOperation SchedulingGraph::makeOperation(int index, OperationId id) {
   scheduled.ofmWriteShape = op.writeShape.value_or(scheduled.ofm.shape);
   scheduled.kernel = op.kernel.value_or(Kernel{});
   scheduled.resampling = op.ifmResampling;
+  scheduled.writesVariable =
+      op.attributes.get<std::string>("memory_function") == std::optional<std::string>("VariableTensorWrite");
   scheduled.weights = subgraph.validTensorId(op.weights()) ? op.weights() : kNoTensor;
   scheduled.bias = subgraph.validTensorId(op.bias()) ? op.bias() : kNoTensor;
 
@@ -206,7 +208,7 @@ std::optional<TensorId> inputOverwrittenByOfm(const SchedulingGraph& graph, int 
     return t != nullptr && t->purpose != TensorPurpose::Virtual && (!considered || considered(tensor));
   };
   const TensorId ofm = op.ofm();
-  if (isElementwise(op.type)) {
+  if (isElementwise(op.type) && !graph.operation(index).writesVariable) {
     if (!takesPart(ofm)) {
       return std::nullopt;
     }

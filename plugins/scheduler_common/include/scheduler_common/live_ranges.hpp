@@ -44,6 +44,8 @@ struct TimedLiveRange {
   std::int64_t size = 0;
   MemoryArea area = MemoryArea::Unknown;
   bool rollingBuffer = false;
+  /// Holds a variable tensor (state kept between inferences): live for the whole inference.
+  bool variable = false;
 
   /// Vela's LiveRange.mark_usage.
   void markUsage(std::int64_t time, std::int64_t length = 1);

@@ -54,6 +54,9 @@ struct SchedulingOperation {
   std::vector<int> ofmConsumers;
   /// Region operations reading the IFM, once per operand (Vela's ifm.connection.consumers).
   int ifmConsumerCount = 0;
+  /// The OFM is (part of) a variable tensor's buffer, e.g. an LSTM state (Vela's memory_function
+  /// VariableTensorWrite): it is never written over an input nor moved to the fast storage.
+  bool writesVariable = false;
 
   [[nodiscard]] bool hasWeights() const { return weights != kNoTensor; }
   /// Bytes the operation needs for the feature maps that must be whole (Vela's op_memory_req).
