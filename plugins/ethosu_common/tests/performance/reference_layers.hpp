@@ -280,19 +280,22 @@ inline const std::vector<ReferenceLayer>& referenceLayers() {
 }
 // clang-format on
 
-/// The accelerator of a reference system (built once per system).
+/// The accelerator of a reference system. All three are built on first use (a thread-safe static), so
+/// concurrent tests only read.
 inline const Accelerator& acceleratorFor(const ReferenceSystem& system) {
-  static std::map<std::string, std::unique_ptr<Accelerator>> accelerators;
-  auto& accelerator = accelerators[system.name];
-  if (!accelerator) {
-    npu::AcceleratorConfig config;
-    config.variant = system.variant;
-    config.system = system.system;
-    config.memoryMode = system.memoryMode;
-    config.configSearchPath = {npu::test::sourceDir() / "configs"};
-    accelerator = makeAccelerator(config);
-  }
-  return *accelerator;
+  static const auto accelerators = [] {
+    std::map<std::string, std::unique_ptr<Accelerator>, std::less<>> built;
+    for (const auto& reference : {kC1, kC3, kC4}) {
+      npu::AcceleratorConfig config;
+      config.variant = reference.variant;
+      config.system = reference.system;
+      config.memoryMode = reference.memoryMode;
+      config.configSearchPath = {npu::test::sourceDir() / "configs"};
+      built.emplace(reference.name, makeAccelerator(config));
+    }
+    return built;
+  }();
+  return *accelerators.find(system.name)->second;
 }
 
 /// A one-operation subgraph holding the layer, with constant weights, biases and LUT where it has them.
