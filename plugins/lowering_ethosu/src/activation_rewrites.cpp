@@ -36,9 +36,13 @@ Operation convertToLut(Subgraph& subgraph, const Operation& op, const LutTable& 
   return lut;
 }
 
-bool is8Bit(DataType type) { return type == DataType::Int8 || type == DataType::UInt8; }
+bool is8Bit(DataType type) {
+  return type == DataType::Int8 || type == DataType::UInt8;
+}
 
-RewriteResult single(Operation op) { return std::vector<Operation>{std::move(op)}; }
+RewriteResult single(Operation op) {
+  return std::vector<Operation>{std::move(op)};
+}
 
 double clampedSigmoid(double x) {
   // Vela clamp_sigmoid: saturate outside [-8, 8].
@@ -80,8 +84,7 @@ RewriteResult convertHardSwishToLut(Subgraph& subgraph, const Operation& op) {
 }
 
 RewriteResult fixupRelusWithDifferingScales(Subgraph& subgraph, const Operation& op) {
-  if (!isReluLike(op.type) || op.inputs.empty() ||
-      sameScaling(subgraph.tensor(op.ifm()), subgraph.tensor(op.ofm()))) {
+  if (!isReluLike(op.type) || op.inputs.empty() || sameScaling(subgraph.tensor(op.ifm()), subgraph.tensor(op.ofm()))) {
     return std::nullopt;
   }
   // The ReLU gets its own AvgPool primary operation that rescales (Vela adds explicit scaling).
@@ -108,7 +111,8 @@ RewriteResult convertTanhSigmoidToLut(Subgraph& subgraph, const Operation& op) {
     return std::nullopt; // int16 runs natively on the elementwise unit
   }
   if (op.type == OpType::Sigmoid) {
-    return single(convertToLut(subgraph, op, lut8(clampedSigmoid, ifm.quantisation, ofm.quantisation, ifm.type), "sigmoid"));
+    return single(
+        convertToLut(subgraph, op, lut8(clampedSigmoid, ifm.quantisation, ofm.quantisation, ifm.type), "sigmoid"));
   }
   const auto tanh = [](double x) { return std::tanh(x); };
   return single(convertToLut(subgraph, op, lut8(tanh, ifm.quantisation, ofm.quantisation, ifm.type), "tanh"));

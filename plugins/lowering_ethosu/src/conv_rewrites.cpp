@@ -14,7 +14,9 @@ using namespace npu;
 
 namespace {
 
-RewriteResult single(Operation op) { return std::vector<Operation>{std::move(op)}; }
+RewriteResult single(Operation op) {
+  return std::vector<Operation>{std::move(op)};
+}
 
 /// A constant with the values of `source` seen with another shape (same element order).
 TensorId reshapedConstant(Subgraph& subgraph, TensorId source, Shape shape, const std::vector<std::int64_t>& values) {

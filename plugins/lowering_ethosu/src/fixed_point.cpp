@@ -13,7 +13,9 @@ constexpr std::int64_t kInt16Min = std::numeric_limits<std::int16_t>::min();
 constexpr std::int64_t kInt16Max = std::numeric_limits<std::int16_t>::max();
 
 /// Wraps to int32 like a C++ int32 (or numpy int32) would.
-std::int64_t wrapInt32(std::int64_t value) { return static_cast<std::int32_t>(static_cast<std::uint32_t>(value)); }
+std::int64_t wrapInt32(std::int64_t value) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(value));
+}
 
 /// Product shifted right by `bits`, rounded half away from zero (the reference truncates after nudging).
 std::int64_t roundingHighMul(std::int64_t a, std::int64_t b, int bits) {
@@ -101,8 +103,7 @@ std::int64_t expOnIntervalBetweenNegativeOneQuarterAnd0Excl(std::int64_t a) {
   const std::int64_t x3 = saturatingRoundingMul32(x2, x);
   const std::int64_t x4 = saturatingRoundingMul32(x2, x2);
   const std::int64_t x4Over4 = roundingDivideByPot(x4, 2);
-  const std::int64_t polynomial =
-      roundingDivideByPot(saturatingRoundingMul32(x4Over4 + x3, kOneThird) + x2, 1);
+  const std::int64_t polynomial = roundingDivideByPot(saturatingRoundingMul32(x4Over4 + x3, kOneThird) + x2, 1);
   return wrapInt32(kConstantTerm + saturatingRoundingMul32(kConstantTerm, x + polynomial));
 }
 } // namespace

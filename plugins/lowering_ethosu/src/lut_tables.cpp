@@ -19,7 +19,9 @@ TensorId addLutTable(Subgraph& subgraph, const std::string& name, const LutTable
 namespace {
 
 /// The quantised inputs of an 8-bit table, in table order.
-std::pair<int, int> inputRange(DataType type) { return type == DataType::UInt8 ? std::pair{0, 255} : std::pair{-128, 127}; }
+std::pair<int, int> inputRange(DataType type) {
+  return type == DataType::UInt8 ? std::pair{0, 255} : std::pair{-128, 127};
+}
 
 /// Packs 513 int16 samples as 512 entries of (slope << 16) + base; negative bases borrow from the
 /// slope exactly as Vela's integer sum does.
@@ -56,7 +58,8 @@ LutTable interpolationTable(const std::function<double(double)>& fn, double inpu
 
 } // namespace
 
-LutTable lut8(const std::function<double(double)>& fn, const Quantisation& ifm, const Quantisation& ofm, DataType type) {
+LutTable lut8(const std::function<double(double)>& fn, const Quantisation& ifm, const Quantisation& ofm,
+              DataType type) {
   const auto [first, last] = inputRange(type);
   LutTable table{{}, type};
   for (int x = first; x <= last; ++x) {
@@ -162,8 +165,8 @@ LutTable softmaxExpTable(double beta, double inputScale) {
       table.values.push_back(0);
       continue;
     }
-    const std::int64_t rescaled =
-        fp::saturatingRoundingMul32(std::int64_t{difference} * (std::int64_t{1} << std::max(shift, 0)), scale.multiplier);
+    const std::int64_t rescaled = fp::saturatingRoundingMul32(
+        std::int64_t{difference} * (std::int64_t{1} << std::max(shift, 0)), scale.multiplier);
     table.values.push_back(fp::expOnNegativeValues(rescaled));
   }
   return table;

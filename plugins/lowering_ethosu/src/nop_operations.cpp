@@ -114,8 +114,8 @@ Operation makeFullyConnected(Subgraph& subgraph, const Operation& origin, const 
   return op;
 }
 
-Operation makeFusedActivation(Subgraph& subgraph, const Operation& origin, const std::string& name,
-                              OpType activation, TensorId ifm, const Quantisation& quantisation) {
+Operation makeFusedActivation(Subgraph& subgraph, const Operation& origin, const std::string& name, OpType activation,
+                              TensorId ifm, const Quantisation& quantisation) {
   Operation op = makeAvgPoolNop(origin, name);
   Activation function;
   function.type = activation;

@@ -43,8 +43,8 @@ struct ElementwiseSpec {
                                            std::optional<npu::Activation> activation);
 
 /// A Memcpy (Vela create_memcpy).
-[[nodiscard]] npu::Operation makeMemcpy(const npu::Subgraph& subgraph, const npu::Operation& origin,
-                                        std::string name, npu::TensorId ifm, npu::TensorId ofm);
+[[nodiscard]] npu::Operation makeMemcpy(const npu::Subgraph& subgraph, const npu::Operation& origin, std::string name,
+                                        npu::TensorId ifm, npu::TensorId ofm);
 
 /// A 1x1 depthwise convolution with unit weights that converts between integer widths (Vela create_cast_op).
 [[nodiscard]] npu::Operation makeCast(npu::Subgraph& subgraph, const npu::Operation& origin, const std::string& name,

@@ -43,8 +43,8 @@ HardwarePadding hardwarePadding(const Operation& op, const Shape4& ifmShape) {
   case Padding::Explicit: {
     const auto [top, bottom] = explicitPadding(ifmShape.height, kernel.strideY, kernelHeight, op.explicitPadding.top,
                                                op.explicitPadding.bottom);
-    const auto [left, right] = explicitPadding(ifmShape.width, kernel.strideX, kernelWidth, op.explicitPadding.left,
-                                               op.explicitPadding.right);
+    const auto [left, right] =
+        explicitPadding(ifmShape.width, kernel.strideX, kernelWidth, op.explicitPadding.left, op.explicitPadding.right);
     padding = {top, left, bottom, right};
     break;
   }
@@ -100,8 +100,8 @@ std::pair<int, int> filterPadding(Padding paddingType, int currentPaddingX, int 
   if (paddingType != Padding::Valid) {
     const int preStride = postStride * factor;
     const int widthAfter = ifmWidth / factor;
-    const int expected = ifmWidth % preStride == 0 ? currentPaddingX + postStride
-                                                   : currentPaddingX + (widthAfter % postStride);
+    const int expected =
+        ifmWidth % preStride == 0 ? currentPaddingX + postStride : currentPaddingX + (widthAfter % postStride);
     size = expected * factor - filterWidth;
     const int left = currentPaddingX == 0 ? size / 2 : size / currentPaddingX * (currentPaddingX / 2);
     padding = {left, size - left};
@@ -154,8 +154,8 @@ std::optional<Operation> reshapeStridedWeights(Subgraph& subgraph, const Operati
   result.ifmShapes[0] =
       Shape4{ifmShape.batch, ifmShape.height, ifmShape.width / resizeFactor, ifmShape.depth * resizeFactor};
   const Shape newShape{outputs, height, paddedWidth / resizeFactor, inputs * resizeFactor};
-  const TensorId reshaped = addConstant(subgraph, weights.name, newShape, weights.type, padded, weights.quantisation,
-                                        weights.purpose);
+  const TensorId reshaped =
+      addConstant(subgraph, weights.name, newShape, weights.type, padded, weights.quantisation, weights.purpose);
   result.inputs[1] = reshaped;
   result.kernel->width = paddedWidth / resizeFactor;
   result.kernel->strideX = finalStride;

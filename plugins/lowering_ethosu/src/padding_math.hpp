@@ -19,8 +19,8 @@ struct HardwarePadding {
 /// The padding the hardware applies for the operation's kind of padding and its IFM shape.
 [[nodiscard]] HardwarePadding hardwarePadding(const npu::Operation& op, const npu::Shape4& ifmShape);
 /// Transpose convolution with upscaling (Vela calc_upscaled_padding_and_skirt).
-[[nodiscard]] HardwarePadding upscaledPadding(const npu::Operation& op, const npu::Shape4& ifmShape,
-                                              int upscaleY, int upscaleX);
+[[nodiscard]] HardwarePadding upscaledPadding(const npu::Operation& op, const npu::Shape4& ifmShape, int upscaleY,
+                                              int upscaleX);
 
 /// Resize factor and the stride left after folding width into depth (Vela calc_resize_factor).
 [[nodiscard]] std::pair<int, int> stridedConvResizeFactor(int ifmWidth, int strideX);

@@ -50,8 +50,8 @@ RewriteResult convertArgMax(Subgraph& subgraph, const Operation& op) {
                                        unitQuantisation(), TensorPurpose::Weights);
   const TensorId bias = addConstant(subgraph, shift.name + "_bias", Shape{channels}, DataType::Int64, reversedIndices,
                                     {}, TensorPurpose::ScalesBiases);
-  const TensorId shifted = addFeatureMap(subgraph, "int16_and_shifted_7_bits_left", toShape(ifmShape),
-                                         DataType::Int16, ifm.quantisation);
+  const TensorId shifted =
+      addFeatureMap(subgraph, "int16_and_shifted_7_bits_left", toShape(ifmShape), DataType::Int16, ifm.quantisation);
   shift.inputs = {op.ifm(), weights, bias};
   shift.outputs = {shifted};
   shift.ifmShapes = {ifmShape};
@@ -103,8 +103,10 @@ RewriteResult convertArgMax(Subgraph& subgraph, const Operation& op) {
   // int64 indices: int16 -> int32, seen as int16 pairs -> int32 pairs, seen as int64.
   const Shape4 doubleDepth = ofmShape.withDepth(2);
   const TensorId indices32 = addFeatureMap(subgraph, op.name + "_32bit", toShape(ofmShape), DataType::Int32, {});
-  const TensorId pairs16 = addFeatureMap(subgraph, op.name + "_16bit_2x_size", toShape(doubleDepth), DataType::Int16, {});
-  const TensorId pairs32 = addFeatureMap(subgraph, op.name + "_32bit_2x_size", toShape(doubleDepth), DataType::Int32, {});
+  const TensorId pairs16 =
+      addFeatureMap(subgraph, op.name + "_16bit_2x_size", toShape(doubleDepth), DataType::Int16, {});
+  const TensorId pairs32 =
+      addFeatureMap(subgraph, op.name + "_32bit_2x_size", toShape(doubleDepth), DataType::Int32, {});
   cast(op.name + "_cast_to_32bit_1", pooled, indices32, ofmShape);
   copy(op.name + "_memcpy_1", indices32, pairs16, doubleDepth);
   cast(op.name + "_cast_to_32bit_2", pairs16, pairs32, doubleDepth);

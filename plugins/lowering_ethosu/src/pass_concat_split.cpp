@@ -15,7 +15,9 @@ using namespace npu;
 
 namespace {
 
-int axisIn4D(int axis, int rank) { return axis >= 0 ? axis + (4 - rank) : 4 + axis; }
+int axisIn4D(int axis, int rank) {
+  return axis >= 0 ? axis + (4 - rank) : 4 + axis;
+}
 
 std::int64_t scalarValue(const Subgraph& subgraph, TensorId tensor) {
   const auto values = subgraph.tensor(tensor).integerValues();
@@ -70,8 +72,8 @@ std::optional<std::vector<Operation>> rewriteConcatenation(Subgraph& subgraph, c
     write.ifmShapes = {inputShape4};
     write.ofmShapes = {ofmShape};
     Shape4 writeOffset{0, 0, 0, 0};
-    writeOffset = Shape4{axis4 == 0 ? offset : 0, axis4 == 1 ? offset : 0, axis4 == 2 ? offset : 0,
-                         axis4 == 3 ? offset : 0};
+    writeOffset =
+        Shape4{axis4 == 0 ? offset : 0, axis4 == 1 ? offset : 0, axis4 == 2 ? offset : 0, axis4 == 3 ? offset : 0};
     write.writeOffset = writeOffset;
     write.writeShape = inputShape4;
     write.attributes.set("memory_function", std::string("ConcatSliceWrite"));
@@ -188,8 +190,8 @@ std::vector<SliceRegion> sliceRegions(const Subgraph& subgraph, const Operation&
       axis4 = axis + (4 - static_cast<int>(dims.size()));
     }
     SliceRegion region;
-    region.offset = Shape4{axis4 == 0 ? offset : 0, axis4 == 1 ? offset : 0, axis4 == 2 ? offset : 0,
-                           axis4 == 3 ? offset : 0};
+    region.offset =
+        Shape4{axis4 == 0 ? offset : 0, axis4 == 1 ? offset : 0, axis4 == 2 ? offset : 0, axis4 == 3 ? offset : 0};
     region.shape = ofmShape;
     region.ofmShape = ofmShape;
     offset += ofmShape[axis4];
@@ -267,7 +269,9 @@ void rewriteConcatenations(Subgraph& subgraph, const LoweringContext& /*context*
   rewriteEach(subgraph, rewriteConcatenation);
 }
 
-void rewriteSplits(Subgraph& subgraph, const LoweringContext& /*context*/) { rewriteEach(subgraph, rewriteSplit); }
+void rewriteSplits(Subgraph& subgraph, const LoweringContext& /*context*/) {
+  rewriteEach(subgraph, rewriteSplit);
+}
 
 void removeSplitSliceReads(Subgraph& subgraph, const LoweringContext& /*context*/) {
   for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {

@@ -79,8 +79,8 @@ std::vector<Operation> splitIntoGroups(Subgraph& subgraph, const Operation& conv
     groupConv.inputs[1] = outputChannelSlice(subgraph, conv.weights(), first, filtersPerGroup,
                                              subgraph.tensor(conv.weights()).name + suffix);
     if (conv.bias() != kNoTensor) {
-      groupConv.inputs[2] = outputChannelSlice(subgraph, conv.bias(), first, filtersPerGroup,
-                                               subgraph.tensor(conv.bias()).name + suffix);
+      groupConv.inputs[2] =
+          outputChannelSlice(subgraph, conv.bias(), first, filtersPerGroup, subgraph.tensor(conv.bias()).name + suffix);
     }
     groupConv.outputs = {result};
     convolutions.push_back(std::move(groupConv));

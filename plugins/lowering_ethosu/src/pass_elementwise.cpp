@@ -14,9 +14,13 @@ using namespace npu;
 
 namespace {
 
-RewriteResult single(Operation op) { return std::vector<Operation>{std::move(op)}; }
+RewriteResult single(Operation op) {
+  return std::vector<Operation>{std::move(op)};
+}
 
-bool is8Bit(DataType type) { return type == DataType::Int8 || type == DataType::UInt8; }
+bool is8Bit(DataType type) {
+  return type == DataType::Int8 || type == DataType::UInt8;
+}
 
 /// Vela renames an operation it turns into another type by replacing the old type's name in its name.
 std::string renamed(const std::string& name, std::string_view from, std::string_view to) {
@@ -240,8 +244,10 @@ RewriteResult convertPrelu(Subgraph& subgraph, const Operation& op) {
   if (alpha.isConstant() && alpha.elements() > 0) {
     const auto values = alpha.integerValues();
     const auto [low, high] = std::minmax_element(values.begin(), values.end());
-    const double alphaMin = static_cast<double>(*low - alpha.quantisation.zeroPointAt(0)) * alpha.quantisation.scaleAt(0);
-    const double alphaMax = static_cast<double>(*high - alpha.quantisation.zeroPointAt(0)) * alpha.quantisation.scaleAt(0);
+    const double alphaMin =
+        static_cast<double>(*low - alpha.quantisation.zeroPointAt(0)) * alpha.quantisation.scaleAt(0);
+    const double alphaMax =
+        static_cast<double>(*high - alpha.quantisation.zeroPointAt(0)) * alpha.quantisation.scaleAt(0);
     if (alphaMin == alphaMax) {
       // One alpha for every channel: a LeakyReLU (or a ReLU) scaled bit-exactly like the PReLU.
       Operation leaky = op;

@@ -152,8 +152,8 @@ private:
   TensorId gate(const std::string& name, TensorId feature, TensorId state, std::size_t inputWeights,
                 std::size_t recurrentWeights, std::size_t bias, OpType activationType, int batch) {
     const Quantisation fcQuantisation = scaleOnly(kGateInputScale);
-    Operation inputFc = makeFullyConnected(subgraph_, lstm_, name + ":" + subgraph_.tensor(feature).name + "_fc", feature,
-                                           lstm_.input(inputWeights), lstm_.input(bias), fcQuantisation);
+    Operation inputFc = makeFullyConnected(subgraph_, lstm_, name + ":" + subgraph_.tensor(feature).name + "_fc",
+                                           feature, lstm_.input(inputWeights), lstm_.input(bias), fcQuantisation);
     Operation recurrentFc = makeFullyConnected(subgraph_, lstm_, name + ":" + subgraph_.tensor(state).name + "_fc",
                                                state, lstm_.input(recurrentWeights), kNoTensor, fcQuantisation);
     readBatchOfState(recurrentFc, batch);
@@ -167,8 +167,8 @@ private:
       activation.max = 32757.0 / 0x3000;
       activation.min = 11.0 / 0x3000;
     }
-    ElementwiseSpec add{OpType::Add, name + "_add", inputFc.ofm(), recurrentFc.ofm(), scaleOnly(kQ015Scale),
-                        activation, {}, {}, {}};
+    ElementwiseSpec add{
+        OpType::Add, name + "_add", inputFc.ofm(), recurrentFc.ofm(), scaleOnly(kQ015Scale), activation, {}, {}, {}};
     Operation addition = makeElementwise(subgraph_, lstm_, add);
     operations_.push_back(std::move(inputFc));
     operations_.push_back(std::move(recurrentFc));
@@ -192,7 +192,8 @@ private:
     if (cellClip_ != 0.0) {
       clip = clipActivation(-cellClip_, cellClip_);
     }
-    ElementwiseSpec sum{OpType::Add, base + "_add", mulForget.ofm(), mulInput.ofm(), cellQuantisation, clip, {}, {}, {}};
+    ElementwiseSpec sum{OpType::Add, base + "_add", mulForget.ofm(), mulInput.ofm(), cellQuantisation, clip, {}, {},
+                        {}};
     Operation addition = makeElementwise(subgraph_, lstm_, sum);
     setExplicitScaling(addition, {0}, {1});
     writeState(addition, kCellState, batch);
@@ -204,10 +205,18 @@ private:
 
   TensorId outputStateUpdate(TensorId outputGate, TensorId cellState, int time, int batch) {
     const std::string base = stepName("output_state", time, batch);
-    Operation tanh = makeFusedActivation(subgraph_, lstm_, base + "_tanh", OpType::Tanh, cellState, scaleOnly(kQ015Scale));
+    Operation tanh =
+        makeFusedActivation(subgraph_, lstm_, base + "_tanh", OpType::Tanh, cellState, scaleOnly(kQ015Scale));
     readBatchOfState(tanh, batch);
-    ElementwiseSpec product{OpType::Mul,  base + "_mul", tanh.ofm(), outputGate, input(kOutputState).quantisation, {},
-                            subgraph_.tensor(lstm_.ifm()).type, {}, {}};
+    ElementwiseSpec product{OpType::Mul,
+                            base + "_mul",
+                            tanh.ofm(),
+                            outputGate,
+                            input(kOutputState).quantisation,
+                            {},
+                            subgraph_.tensor(lstm_.ifm()).type,
+                            {},
+                            {}};
     Operation mul = makeElementwise(subgraph_, lstm_, product);
     // The reference writes with the hidden state's scale (Vela: explicit scaling instead of a forced
     // output quantisation).
@@ -234,7 +243,7 @@ private:
   /// Copies the step's output state into the OFM at (batch, time) (Vela Lstm.put_ofm).
   void writeOutput(TensorId state, int time, int batch) {
     Operation write = makeAvgPoolNop(lstm_, subgraph_.tensor(lstm_.ofm()).name + "#" + std::to_string(batch) + "." +
-                                               std::to_string(time));
+                                                std::to_string(time));
     const Shape4 stateShape = shape4Of(subgraph_, state);
     write.inputs = {state};
     write.outputs = {lstm_.ofm()};

@@ -101,8 +101,8 @@ RewriteResult convertMeanToDepthwiseConv(Subgraph& subgraph, const Operation& op
     conv.kernel->height = weightHeight;
     conv.kernel->width = w;
     Quantisation sumQuantisation = ofm.quantisation;
-    const TensorId sum =
-        addFeatureMap(subgraph, ofm.name + "_conv_sum_" + std::to_string(i), intermediate, DataType::Int32, sumQuantisation);
+    const TensorId sum = addFeatureMap(subgraph, ofm.name + "_conv_sum_" + std::to_string(i), intermediate,
+                                       DataType::Int32, sumQuantisation);
     const int channels = ifm4.depth;
     const std::vector<std::int64_t> ones(static_cast<std::size_t>(weightHeight) * w * channels * ifm4.batch, 1);
     Quantisation weightQuantisation = unitQuantisation();
@@ -133,8 +133,8 @@ RewriteResult convertMeanToDepthwiseConv(Subgraph& subgraph, const Operation& op
         second = pending.back();
         pending.pop_back();
       }
-      ElementwiseSpec add{OpType::Add, op.name + "_add_" + std::to_string(index), first, second, unitQuantisation(),
-                          {}, {}, {}, {}};
+      ElementwiseSpec add{
+          OpType::Add, op.name + "_add_" + std::to_string(index), first, second, unitQuantisation(), {}, {}, {}, {}};
       Operation addition = makeElementwise(subgraph, op, add);
       subgraph.tensor(addition.ofm()).type = DataType::Int32;
       subgraph.tensor(addition.ofm()).shape = intermediate;

@@ -94,11 +94,10 @@ void packActivations(Subgraph& subgraph) {
     const auto producers = producersOf(subgraph, op.ifm());
     if (reluLike && producers.size() == 1) {
       Operation& producer = subgraph.operation(producers.front());
-      const bool packable = producer.placement == Placement::Npu && isMacOrElementwise(producer.type) &&
-                            !producer.activation && producer.outputs.size() == 1 &&
-                            consumerCount(subgraph, producer.ofm()) == 1 &&
-                            (producer.ofmShapes.empty() || op.ifmShapes.empty() ||
-                             producer.ofmShapes[0] == op.ifmShapes[0]);
+      const bool packable =
+          producer.placement == Placement::Npu && isMacOrElementwise(producer.type) && !producer.activation &&
+          producer.outputs.size() == 1 && consumerCount(subgraph, producer.ofm()) == 1 &&
+          (producer.ofmShapes.empty() || op.ifmShapes.empty() || producer.ofmShapes[0] == op.ifmShapes[0]);
       if (packable) {
         producer.activation = activationFromOperation(op);
         producer.outputs = op.outputs;
@@ -211,8 +210,8 @@ std::vector<std::size_t> groupCpuPasses(const Subgraph& subgraph, const std::vec
         !subgraph.tensor(op.weights()).isConstant()) {
       ifm2 = op.weights();
     }
-    const bool readsOnlyInputs = isSubgraphInput(subgraph, op.ifm()) &&
-                                 (ifm2 == kNoTensor || isSubgraphInput(subgraph, ifm2));
+    const bool readsOnlyInputs =
+        isSubgraphInput(subgraph, op.ifm()) && (ifm2 == kNoTensor || isSubgraphInput(subgraph, ifm2));
     if (op.placement == Placement::Cpu && readsOnlyInputs) {
       top.push_back(index);
     } else {

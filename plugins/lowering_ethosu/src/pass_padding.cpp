@@ -58,8 +58,8 @@ Operation partialWrite(const Subgraph& subgraph, const Operation& origin, std::s
 } // namespace
 
 RewriteResult replacePadByHardwarePadding(Subgraph& subgraph, const Operation& op) {
-  const bool candidate = op.type == OpType::Conv2DBias || op.type == OpType::DepthwiseConv2DBias ||
-                         op.type == OpType::AvgPool;
+  const bool candidate =
+      op.type == OpType::Conv2DBias || op.type == OpType::DepthwiseConv2DBias || op.type == OpType::AvgPool;
   if (!candidate || op.padding != Padding::Valid || !op.kernel || op.inputs.empty()) {
     return std::nullopt;
   }
@@ -80,13 +80,15 @@ RewriteResult replacePadByHardwarePadding(Subgraph& subgraph, const Operation& o
       values.bottom > kernelHeight / 2) {
     return std::nullopt;
   }
-  if (!leadingPadOk(values.top, kernel.strideY, kernelHeight) || !leadingPadOk(values.left, kernel.strideX, kernelWidth)) {
+  if (!leadingPadOk(values.top, kernel.strideY, kernelHeight) ||
+      !leadingPadOk(values.left, kernel.strideX, kernelWidth)) {
     return std::nullopt;
   }
   Operation folded = op;
   if (op.type == OpType::AvgPool) {
-    for (const auto& [padSize, kernelSize] : {std::pair{values.left, kernelWidth}, std::pair{values.right, kernelWidth},
-                                              std::pair{values.top, kernelHeight}, std::pair{values.bottom, kernelHeight}}) {
+    for (const auto& [padSize, kernelSize] :
+         {std::pair{values.left, kernelWidth}, std::pair{values.right, kernelWidth},
+          std::pair{values.top, kernelHeight}, std::pair{values.bottom, kernelHeight}}) {
       if (padSize != 0 && padSize != kernelSize / 2) {
         return std::nullopt;
       }
@@ -100,8 +102,9 @@ RewriteResult replacePadByHardwarePadding(Subgraph& subgraph, const Operation& o
     const DataType type = padIfm.type;
     folded.type = OpType::DepthwiseConv2DBias;
     folded.attributes.set("depth_multiplier", std::int64_t{1});
-    const TensorId weights = addConstant(subgraph, op.name + "_weights", Shape{1, kernel.height, kernel.width, channels},
-                                         type, ones, quantisation, TensorPurpose::Weights);
+    const TensorId weights =
+        addConstant(subgraph, op.name + "_weights", Shape{1, kernel.height, kernel.width, channels}, type, ones,
+                    quantisation, TensorPurpose::Weights);
     TensorId bias = kNoTensor;
     if (type == DataType::UInt8) {
       folded.rounding = RoundingMode::HalfUp;
@@ -135,7 +138,8 @@ void convertRemainingPads(Subgraph& subgraph, const LoweringContext& /*context*/
     const Shape4 ofmShape = op.ofmShapes.empty() ? shape4Of(graph, op.ofm()) : op.ofmShapes[0];
     const Tensor ofm = graph.tensor(op.ofm());
     std::vector<Operation> writes;
-    Operation main = partialWrite(graph, op, op.name + "_main", op.ifm(), ifmShape, Shape4{0, values.top, values.left, 0});
+    Operation main =
+        partialWrite(graph, op, op.name + "_main", op.ifm(), ifmShape, Shape4{0, values.top, values.left, 0});
     main.activation = op.activation;
     writes.push_back(std::move(main));
     const auto zeros = [&](const std::string& suffix, const Shape4& shape, const Shape4& offset) {

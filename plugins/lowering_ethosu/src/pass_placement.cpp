@@ -32,9 +32,9 @@ bool foldConstantQuantize(Subgraph& subgraph, const Operation& op) {
   const auto outZero = static_cast<double>(ofm.quantisation.zeroPointAt(0));
   std::vector<std::int64_t> values;
   for (const double value : ifm.floatValues()) {
-    const double real = integerToInteger
-                            ? (value - static_cast<double>(ifm.quantisation.zeroPointAt(0))) * ifm.quantisation.scaleAt(0)
-                            : value;
+    const double real =
+        integerToInteger ? (value - static_cast<double>(ifm.quantisation.zeroPointAt(0))) * ifm.quantisation.scaleAt(0)
+                         : value;
     const double quantised = integerToInteger ? std::round(real / outScale) + outZero : real / outScale + outZero;
     values.push_back(std::clamp(static_cast<std::int64_t>(quantised), quantisedMin(ofm.type), quantisedMax(ofm.type)));
   }

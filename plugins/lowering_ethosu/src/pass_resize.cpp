@@ -20,7 +20,9 @@ using namespace npu;
 
 namespace {
 
-RewriteResult single(Operation op) { return std::vector<Operation>{std::move(op)}; }
+RewriteResult single(Operation op) {
+  return std::vector<Operation>{std::move(op)};
+}
 
 Operation resizeToAdd(Subgraph& subgraph, const Operation& op) {
   Operation add = op;
@@ -29,9 +31,8 @@ Operation resizeToAdd(Subgraph& subgraph, const Operation& op) {
   add.kernel.reset();
   const Shape4 ofmShape = op.ofmShapes.empty() ? shape4Of(subgraph, op.ofm()) : op.ofmShapes[0];
   const Tensor& ifm = subgraph.tensor(op.ifm());
-  const std::string zerosName = (op.inputs.size() > 1 && op.inputs[1] != kNoTensor ? subgraph.tensor(op.inputs[1]).name
-                                                                                  : ifm.name) +
-                                "_add";
+  const std::string zerosName =
+      (op.inputs.size() > 1 && op.inputs[1] != kNoTensor ? subgraph.tensor(op.inputs[1]).name : ifm.name) + "_add";
   const std::vector<std::int64_t> zeros(static_cast<std::size_t>(ofmShape.elements()), 0);
   const TensorId zeroTensor = addConstant(subgraph, zerosName, toShape(ofmShape), ifm.type, zeros, unitQuantisation());
   add.inputs = {zeroTensor, op.ifm()};
@@ -93,8 +94,9 @@ std::vector<Operation> upscaleAndAveragePool(Subgraph& subgraph, const Operation
     }
     shape = shape.withHW(shape.height * 2, shape.width * 2);
     const Tensor& ofm = subgraph.tensor(op.ofm());
-    const TensorId output = addFeatureMap(subgraph, ofm.name + "_" + std::to_string(count),
-                                          toShape(ofmShape.withHW(shape.height, shape.width)), ofm.type, ofm.quantisation);
+    const TensorId output =
+        addFeatureMap(subgraph, ofm.name + "_" + std::to_string(count),
+                      toShape(ofmShape.withHW(shape.height, shape.width)), ofm.type, ofm.quantisation);
     twice.inputs = {previous};
     twice.outputs = {output};
     setDefaultShapes(subgraph, twice);

@@ -26,8 +26,8 @@ public:
     operations_.push_back(std::move(op));
     return ofm;
   }
-  TensorId elementwise(OpType type, const std::string& kind, TensorId ifm, TensorId ifm2, const Quantisation& quantisation,
-                       std::optional<Activation> activation = std::nullopt,
+  TensorId elementwise(OpType type, const std::string& kind, TensorId ifm, TensorId ifm2,
+                       const Quantisation& quantisation, std::optional<Activation> activation = std::nullopt,
                        std::optional<DataType> dataType = std::nullopt) {
     ElementwiseSpec spec;
     spec.type = type;
@@ -99,7 +99,8 @@ std::vector<Operation> softmax8Bit(Subgraph& subgraph, const Operation& op, cons
   subtract.ifm2Shape = Shape4{1, ifmShape.height, ifmShape.width, 1};
   Operation subtractOp = makeElementwise(subgraph, op, subtract);
   const double beta = op.attributes.getOr<double>("beta", 1.0);
-  const TensorId expLut = addLutTable(subgraph, subtract.name + "_exp_lut", softmaxExpTable(beta, ifmQuantisation.scaleAt(0)));
+  const TensorId expLut =
+      addLutTable(subgraph, subtract.name + "_exp_lut", softmaxExpTable(beta, ifmQuantisation.scaleAt(0)));
   setLutActivation(subtractOp, expLut);
   subtractOp.activation->min = -128.0 - 127.0;
   subtractOp.activation->max = 127.0 - 127.0;
@@ -114,7 +115,8 @@ std::vector<Operation> softmax8Bit(Subgraph& subgraph, const Operation& op, cons
       build.add(makeReduceSum(subgraph, op, build.nextName("reduce_sum"), rescaledExp, noScale, activation));
   const TensorId headroomPlusOne = build.elementwise(OpType::CLZ, "clz", sumOfExp, kNoTensor, noScale, activation);
   const TensorId headroomOffset = build.constant("headroom_offset_const", 12 + 31 - 8, noScale);
-  const TensorId rightShift = build.elementwise(OpType::Sub, "sub", headroomOffset, headroomPlusOne, noScale, activation);
+  const TensorId rightShift =
+      build.elementwise(OpType::Sub, "sub", headroomOffset, headroomPlusOne, noScale, activation);
   const TensorId one = build.constant("one_const", 1, noScale);
   const TensorId headroom = build.elementwise(OpType::Sub, "sub", headroomPlusOne, one, noScale, activation);
   const TensorId shiftedSum = build.elementwise(OpType::SHL, "shl", sumOfExp, headroom, noScale, activation);
@@ -122,10 +124,12 @@ std::vector<Operation> softmax8Bit(Subgraph& subgraph, const Operation& op, cons
   TensorId shiftedSumMinusOne = build.elementwise(OpType::Sub, "sub", shiftedSum, shiftedOne, noScale, activation);
   shiftedSumMinusOne = build.elementwise(OpType::SHL, "shl", shiftedSumMinusOne, one, noScale, activation);
   const TensorId f0One = build.constant("F0_one_const", (std::int64_t{1} << 31) - 1, noScale);
-  const TensorId halfDenominator = build.elementwise(OpType::Add, "add", shiftedSumMinusOne, f0One, oneScale, activation);
+  const TensorId halfDenominator =
+      build.elementwise(OpType::Add, "add", shiftedSumMinusOne, f0One, oneScale, activation);
   setExplicitScaling(build.last(), {1}, {1});
   const TensorId negative32Over17 = build.constant("neg_32_over_17_const", -1010580540, oneScale);
-  const TensorId rescaled = build.elementwise(OpType::Mul, "mul", halfDenominator, negative32Over17, twoScale, activation2);
+  const TensorId rescaled =
+      build.elementwise(OpType::Mul, "mul", halfDenominator, negative32Over17, twoScale, activation2);
   const TensorId constant48Over17 = build.constant("48_over_17_const", 1515870810, noScale);
   TensorId reciprocal = build.elementwise(OpType::Add, "add", rescaled, constant48Over17, oneScale, activation);
   const TensorId f2One = build.constant("F2_one_const", std::int64_t{1} << 29, noScale);
@@ -172,14 +176,16 @@ std::vector<Operation> softmaxInt16(Subgraph& subgraph, const Operation& op, con
   const TensorId scaleConst =
       addConstant(subgraph, mulName + "_scale_const", Shape{1, 1, 1, 1}, DataType::Int32,
                   std::vector<std::int64_t>{quantiseScale(mulScale).multiplier}, scaled(ifmQuantisation, beta, 0));
-  const TensorId scaledDifference = build.elementwise(OpType::Mul, "mul", difference, scaleConst,
-                                                      scaled(ofmQuantisation, mulOutRange, ofmQuantisation.zeroPointAt(0)));
+  const TensorId scaledDifference = build.elementwise(
+      OpType::Mul, "mul", difference, scaleConst, scaled(ofmQuantisation, mulOutRange, ofmQuantisation.zeroPointAt(0)));
   const std::string addName = build.nextName("add");
   const TensorId addConst = build.constant(addName + "_const", 32767, noScale);
-  const TensorId ifmExp = build.elementwise(OpType::Add, "add", scaledDifference, addConst,
-                                            subgraph.tensor(scaledDifference).quantisation, std::nullopt, DataType::Int16);
+  const TensorId ifmExp =
+      build.elementwise(OpType::Add, "add", scaledDifference, addConst, subgraph.tensor(scaledDifference).quantisation,
+                        std::nullopt, DataType::Int16);
   setLutActivation(build.last(), addLutTable(subgraph, addName + "_exp_lut", softmaxInt16ExpTable()));
-  const TensorId sumOfExp = build.add(makeReduceSum(subgraph, op, build.nextName("reduce_sum"), ifmExp, noScale, std::nullopt));
+  const TensorId sumOfExp =
+      build.add(makeReduceSum(subgraph, op, build.nextName("reduce_sum"), ifmExp, noScale, std::nullopt));
   const TensorId headroomPlusOne = build.elementwise(OpType::CLZ, "clz", sumOfExp, kNoTensor, noScale);
   const TensorId const31 = build.constant(build.nextName("sub") + "_const", 31, noScale);
   const TensorId reciprocalRightShift = build.elementwise(OpType::Sub, "sub", const31, headroomPlusOne, noScale);
@@ -193,7 +199,8 @@ std::vector<Operation> softmaxInt16(Subgraph& subgraph, const Operation& op, con
   const TensorId const32768 = build.constant(subName + "_const", 32768, noScale);
   const TensorId reciprocalScale =
       build.elementwise(OpType::Sub, "sub", shifted16, const32768, noScale, std::nullopt, DataType::Int16);
-  setLutActivation(build.last(), addLutTable(subgraph, subName + "_one_over_one_plus_x_lut", softmaxInt16ReciprocalTable()));
+  setLutActivation(build.last(),
+                   addLutTable(subgraph, subName + "_one_over_one_plus_x_lut", softmaxInt16ReciprocalTable()));
   const TensorId product =
       build.elementwise(OpType::Mul, "mul", ifmExp, reciprocalScale, noScale, std::nullopt, DataType::Int32);
   build.finalShiftRight(product, reciprocalRightShift, std::nullopt);

@@ -8,8 +8,12 @@ namespace {
 class EthosULoweringPlugin final : public npu::LoweringPlugin {
 public:
   [[nodiscard]] std::vector<npu::OptionSpec> options() const override {
-    return {{"verify_each_pass", npu::OptionType::Boolean, "false",
-             "Check the graph (npu::verifyGraph) after every lowering pass", {}, false}};
+    return {{"verify_each_pass",
+             npu::OptionType::Boolean,
+             "false",
+             "Check the graph (npu::verifyGraph) after every lowering pass",
+             {},
+             false}};
   }
 
   [[nodiscard]] npu::Graph lower(npu::Graph graph, const npu::Accelerator& accelerator,

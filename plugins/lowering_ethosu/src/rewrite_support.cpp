@@ -102,9 +102,13 @@ TensorId cloneTensor(Subgraph& subgraph, TensorId source, const std::string& suf
   return subgraph.addTensor(std::move(copy));
 }
 
-Shape4 shape4Of(const Subgraph& subgraph, TensorId tensor) { return Shape4::fromShape(subgraph.tensor(tensor).shape); }
+Shape4 shape4Of(const Subgraph& subgraph, TensorId tensor) {
+  return Shape4::fromShape(subgraph.tensor(tensor).shape);
+}
 
-Shape toShape(const Shape4& shape) { return Shape{shape.batch, shape.height, shape.width, shape.depth}; }
+Shape toShape(const Shape4& shape) {
+  return Shape{shape.batch, shape.height, shape.width, shape.depth};
+}
 
 Shape4 shape4FromList(const std::vector<std::int64_t>& values, int fill) {
   std::array<int, 4> dims{fill, fill, fill, fill};

@@ -23,8 +23,8 @@ Graph resizeGraph(OpType type, Shape input, Shape output, bool alignCorners, boo
   const TensorId in = builder.input("in", input);
   const TensorId size = builder.constant("size", Shape{2}, DataType::Int32, {output[1], output[2]});
   const TensorId out = builder.featureMap("resized", output);
-  Operation& op = builder.operation(type, type == OpType::ResizeBilinear ? "RESIZE_BILINEAR" : "RESIZE_NEAREST_NEIGHBOR",
-                                    {in, size}, {out});
+  Operation& op = builder.operation(
+      type, type == OpType::ResizeBilinear ? "RESIZE_BILINEAR" : "RESIZE_NEAREST_NEIGHBOR", {in, size}, {out});
   op.attributes.set("align_corners", alignCorners);
   op.attributes.set("half_pixel_centers", halfPixelCentres);
   builder.output(out);
@@ -38,12 +38,12 @@ BOOST_AUTO_TEST_SUITE(arg_max)
 BOOST_AUTO_TEST_CASE(an_arg_max_into_int64_is_a_depthwise_convolution_pooling_and_two_casts_named_like_vela) {
   const Graph lowered = lowerForTest(argMax(Shape{1, 4, 5, 21}, DataType::Int64), FakeAccelerator{});
   const Subgraph& subgraph = lowered.subgraphs.front();
-  BOOST_TEST(describeOperations(subgraph) ==
-                 (std::vector<std::string>{"DepthwiseConv2DBias:ArgMax_depthwise_conv_SHL_7", "MaxPool:dw_maxpool_0",
-                                           "DepthwiseConv2DBias:ArgMax_cast_to_32bit_1", "Memcpy:ArgMax_memcpy_1",
-                                           "DepthwiseConv2DBias:ArgMax_cast_to_32bit_2",
-                                           "Memcpy:f{orig_name}_memcpy_2"}),
-             boost::test_tools::per_element());
+  BOOST_TEST(
+      describeOperations(subgraph) ==
+          (std::vector<std::string>{"DepthwiseConv2DBias:ArgMax_depthwise_conv_SHL_7", "MaxPool:dw_maxpool_0",
+                                    "DepthwiseConv2DBias:ArgMax_cast_to_32bit_1", "Memcpy:ArgMax_memcpy_1",
+                                    "DepthwiseConv2DBias:ArgMax_cast_to_32bit_2", "Memcpy:f{orig_name}_memcpy_2"}),
+      boost::test_tools::per_element());
   const Operation& pool = subgraph.operations[1];
   BOOST_TEST(pool.ifmShapes[0] == (Shape4{1, 20, 21, 1}));
   BOOST_TEST(pool.kernel->width == 21);
@@ -77,8 +77,8 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(resizing)
 
 BOOST_AUTO_TEST_CASE(a_resize_of_a_single_pixel_is_an_add_onto_zeros) {
-  const Graph lowered =
-      lowerForTest(resizeGraph(OpType::ResizeBilinear, Shape{1, 1, 1, 8}, Shape{1, 33, 33, 8}, true), FakeAccelerator{});
+  const Graph lowered = lowerForTest(resizeGraph(OpType::ResizeBilinear, Shape{1, 1, 1, 8}, Shape{1, 33, 33, 8}, true),
+                                     FakeAccelerator{});
   const Subgraph& subgraph = lowered.subgraphs.front();
   BOOST_TEST(describeOperations(subgraph) == std::vector<std::string>{"Add:resized_add"});
   const Operation& add = subgraph.operations.front();
@@ -101,8 +101,8 @@ BOOST_AUTO_TEST_CASE(a_resize_to_the_same_size_disappears) {
 }
 
 BOOST_AUTO_TEST_CASE(a_bilinear_4x_upscale_with_aligned_corners_doubles_then_averages_a_4x4_window) {
-  const Graph lowered =
-      lowerForTest(resizeGraph(OpType::ResizeBilinear, Shape{1, 5, 5, 8}, Shape{1, 17, 17, 8}, true), FakeAccelerator{});
+  const Graph lowered = lowerForTest(resizeGraph(OpType::ResizeBilinear, Shape{1, 5, 5, 8}, Shape{1, 17, 17, 8}, true),
+                                     FakeAccelerator{});
   const Subgraph& subgraph = lowered.subgraphs.front();
   BOOST_TEST(describeOperations(subgraph) ==
              (std::vector<std::string>{"ResizeBilinear:resized", "ResizeBilinear:resized_1"}));
@@ -117,8 +117,8 @@ BOOST_AUTO_TEST_CASE(a_bilinear_4x_upscale_with_aligned_corners_doubles_then_ave
 }
 
 BOOST_AUTO_TEST_CASE(a_bilinear_2x_upscale_without_aligned_corners_pads_right_and_bottom) {
-  const Graph lowered =
-      lowerForTest(resizeGraph(OpType::ResizeBilinear, Shape{1, 5, 5, 8}, Shape{1, 10, 10, 8}, false), FakeAccelerator{});
+  const Graph lowered = lowerForTest(resizeGraph(OpType::ResizeBilinear, Shape{1, 5, 5, 8}, Shape{1, 10, 10, 8}, false),
+                                     FakeAccelerator{});
   const Operation& op = lowered.subgraphs.front().operations.front();
   BOOST_TEST(op.kernel->width == 2);
   BOOST_TEST(op.padding == Padding::Explicit);
@@ -126,15 +126,15 @@ BOOST_AUTO_TEST_CASE(a_bilinear_2x_upscale_without_aligned_corners_pads_right_an
 }
 
 BOOST_AUTO_TEST_CASE(a_nearest_neighbour_upscale_with_aligned_corners_picks_values_with_a_depthwise_convolution) {
-  const Graph lowered = lowerForTest(resizeGraph(OpType::ResizeNearestNeighbor, Shape{1, 5, 5, 3}, Shape{1, 9, 9, 3}, true),
-                                     FakeAccelerator{});
+  const Graph lowered = lowerForTest(
+      resizeGraph(OpType::ResizeNearestNeighbor, Shape{1, 5, 5, 3}, Shape{1, 9, 9, 3}, true), FakeAccelerator{});
   const Subgraph& subgraph = lowered.subgraphs.front();
   BOOST_TEST(describeOperations(subgraph) == std::vector<std::string>{"DepthwiseConv2DBias:resized"});
   const Operation& op = subgraph.operations.front();
   BOOST_TEST(op.ifmResampling == Resampling::Nearest);
   const auto weights = subgraph.tensor(op.weights()).integerValues();
   BOOST_TEST(std::count(weights.begin(), weights.end(), 1) == 3); // one coefficient per channel
-  BOOST_TEST(weights[3 * 3] == 1); // the (1, 1) tap of the 2x2 kernel, channel 0
+  BOOST_TEST(weights[3 * 3] == 1);                                // the (1, 1) tap of the 2x2 kernel, channel 0
 }
 
 BOOST_AUTO_TEST_CASE(a_half_pixel_bilinear_upscale_is_four_tiled_depthwise_convolutions) {

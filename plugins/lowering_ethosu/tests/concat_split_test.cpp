@@ -44,7 +44,8 @@ BOOST_AUTO_TEST_CASE(a_split_read_by_npu_operations_becomes_reads_at_offsets_in_
     BOOST_TEST(op.ifm() == in);
     BOOST_TEST(op.readShapes[0].value() == (Shape4{1, 4, 4, 16}));
   }
-  const auto& right_reader = subgraph.operations[0].name == "out_right" ? subgraph.operations[0] : subgraph.operations[1];
+  const auto& right_reader =
+      subgraph.operations[0].name == "out_right" ? subgraph.operations[0] : subgraph.operations[1];
   BOOST_TEST(right_reader.readOffsets[0].value() == (Shape4{0, 0, 0, 16}));
 }
 

@@ -76,8 +76,7 @@ BOOST_AUTO_TEST_CASE(a_grouped_convolution_runs_as_one_convolution_per_group_rea
       BOOST_TEST(conv.ifm() == subgraph.inputs.front()); // the split became a read at an offset
       BOOST_TEST(*conv.readOffsets[0] == (Shape4{0, 0, 0, 4 * group}));
       BOOST_TEST(subgraph.tensor(conv.weights()).shape == (Shape{2, 3, 3, 4}));
-      BOOST_TEST(subgraph.tensor(conv.bias()).integerValues() ==
-                 (std::vector<std::int64_t>{2 * group, 2 * group + 1}));
+      BOOST_TEST(subgraph.tensor(conv.bias()).integerValues() == (std::vector<std::int64_t>{2 * group, 2 * group + 1}));
     } else {
       ++writes;
       BOOST_TEST(conv.attributes.getOr<std::string>("memory_function", "") == "ConcatSliceWrite");

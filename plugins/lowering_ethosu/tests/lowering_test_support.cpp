@@ -19,7 +19,9 @@ SupportVerdict FakeSupport::check(const Subgraph& /*subgraph*/, const Operation&
   return {false, "fake_constraint", it->second};
 }
 
-FakeAccelerator::FakeAccelerator(std::string variant) { info_.variant = std::move(variant); }
+FakeAccelerator::FakeAccelerator(std::string variant) {
+  info_.variant = std::move(variant);
+}
 
 namespace {
 [[noreturn]] void notInTests(const char* what) {
@@ -27,11 +29,21 @@ namespace {
 }
 } // namespace
 
-const MemorySystem& FakeAccelerator::memory() const { notInTests("memory system"); }
-const TensorLayout& FakeAccelerator::layout() const { notInTests("tensor layout"); }
-const BlockConfigSelector& FakeAccelerator::blockConfigs() const { notInTests("block configs"); }
-const WeightEncoder& FakeAccelerator::weights() const { notInTests("weight encoder"); }
-const CostModel& FakeAccelerator::costModel() const { notInTests("cost model"); }
+const MemorySystem& FakeAccelerator::memory() const {
+  notInTests("memory system");
+}
+const TensorLayout& FakeAccelerator::layout() const {
+  notInTests("tensor layout");
+}
+const BlockConfigSelector& FakeAccelerator::blockConfigs() const {
+  notInTests("block configs");
+}
+const WeightEncoder& FakeAccelerator::weights() const {
+  notInTests("weight encoder");
+}
+const CostModel& FakeAccelerator::costModel() const {
+  notInTests("cost model");
+}
 
 GraphBuilder::GraphBuilder() {
   graph.name = "test";
@@ -109,7 +121,8 @@ GraphBuilder lstmOverTwoTimeSteps() {
   }
   inputs.insert(inputs.end(), 3, kNoTensor); // no peepholes
   for (const char* gate : {"input", "forget", "cell", "output"}) {
-    inputs.push_back(builder.constant(std::string(gate) + "_b", Shape{4}, DataType::Int32, std::vector<std::int64_t>(4, 0)));
+    inputs.push_back(
+        builder.constant(std::string(gate) + "_b", Shape{4}, DataType::Int32, std::vector<std::int64_t>(4, 0)));
   }
   inputs.insert(inputs.end(), 2, kNoTensor); // no projection
   const TensorId outputState = builder.featureMap("ostate", Shape{1, 4}, DataType::Int8, 0.02, 0);
@@ -120,7 +133,8 @@ GraphBuilder lstmOverTwoTimeSteps() {
   inputs.push_back(cellState);
   inputs.insert(inputs.end(), 4, kNoTensor); // no layer normalisation
   const TensorId out = builder.featureMap("seq", Shape{1, 2, 4}, DataType::Int8, 0.02, 0);
-  Operation& lstm = builder.operation(OpType::UnidirectionalSequenceLstm, "UNIDIRECTIONAL_SEQUENCE_LSTM", inputs, {out});
+  Operation& lstm =
+      builder.operation(OpType::UnidirectionalSequenceLstm, "UNIDIRECTIONAL_SEQUENCE_LSTM", inputs, {out});
   for (int i = 0; i < 5; ++i) {
     lstm.intermediates.push_back(builder.featureMap("hidden" + std::to_string(i), Shape{4}, DataType::Int8, 0.01, 0));
   }
@@ -133,12 +147,26 @@ Graph lowerForTest(Graph graph, const FakeAccelerator& accelerator) {
 }
 
 std::vector<std::string> operationsTheNpuCannotRun(const Graph& graph) {
-  static const std::set<OpType> kHardwareOperations{
-      OpType::Conv2DBias, OpType::DepthwiseConv2DBias, OpType::FullyConnected, OpType::Conv2DBackpropInputSwitchedBias,
-      OpType::AvgPool,    OpType::MaxPool,             OpType::ReduceSum,      OpType::ResizeBilinear,
-      OpType::ResizeNearestNeighbor, OpType::Add,      OpType::Sub,            OpType::Mul,
-      OpType::Maximum,    OpType::Minimum,             OpType::SHL,            OpType::SHR,
-      OpType::Abs,        OpType::CLZ,                 OpType::LeakyRelu,      OpType::Memcpy};
+  static const std::set<OpType> kHardwareOperations{OpType::Conv2DBias,
+                                                    OpType::DepthwiseConv2DBias,
+                                                    OpType::FullyConnected,
+                                                    OpType::Conv2DBackpropInputSwitchedBias,
+                                                    OpType::AvgPool,
+                                                    OpType::MaxPool,
+                                                    OpType::ReduceSum,
+                                                    OpType::ResizeBilinear,
+                                                    OpType::ResizeNearestNeighbor,
+                                                    OpType::Add,
+                                                    OpType::Sub,
+                                                    OpType::Mul,
+                                                    OpType::Maximum,
+                                                    OpType::Minimum,
+                                                    OpType::SHL,
+                                                    OpType::SHR,
+                                                    OpType::Abs,
+                                                    OpType::CLZ,
+                                                    OpType::LeakyRelu,
+                                                    OpType::Memcpy};
   std::vector<std::string> result;
   for (const Subgraph& subgraph : graph.subgraphs) {
     for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {

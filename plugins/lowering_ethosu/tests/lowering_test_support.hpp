@@ -15,15 +15,27 @@
 
 // Printers so Boost.Test can show IR values in failed checks.
 namespace npu {
-inline std::ostream& operator<<(std::ostream& out, OpType type) { return out << nameOf(type); }
-inline std::ostream& operator<<(std::ostream& out, TensorPurpose purpose) { return out << nameOf(purpose); }
-inline std::ostream& operator<<(std::ostream& out, TensorFormat format) { return out << nameOf(format); }
-inline std::ostream& operator<<(std::ostream& out, DataType type) { return out << nameOf(type); }
-inline std::ostream& operator<<(std::ostream& out, Resampling resampling) { return out << static_cast<int>(resampling); }
+inline std::ostream& operator<<(std::ostream& out, OpType type) {
+  return out << nameOf(type);
+}
+inline std::ostream& operator<<(std::ostream& out, TensorPurpose purpose) {
+  return out << nameOf(purpose);
+}
+inline std::ostream& operator<<(std::ostream& out, TensorFormat format) {
+  return out << nameOf(format);
+}
+inline std::ostream& operator<<(std::ostream& out, DataType type) {
+  return out << nameOf(type);
+}
+inline std::ostream& operator<<(std::ostream& out, Resampling resampling) {
+  return out << static_cast<int>(resampling);
+}
 inline std::ostream& operator<<(std::ostream& out, Placement placement) {
   return out << static_cast<int>(placement);
 }
-inline std::ostream& operator<<(std::ostream& out, Padding padding) { return out << static_cast<int>(padding); }
+inline std::ostream& operator<<(std::ostream& out, Padding padding) {
+  return out << static_cast<int>(padding);
+}
 inline std::ostream& operator<<(std::ostream& out, const ExplicitPadding& padding) {
   return out << "[" << padding.top << ", " << padding.left << ", " << padding.bottom << ", " << padding.right << "]";
 }

@@ -8,27 +8,29 @@ using namespace npu;
 using namespace ethosu::lowering;
 using namespace ethosu::lowering::test;
 
-
 BOOST_AUTO_TEST_SUITE(lstm)
 
 BOOST_AUTO_TEST_CASE(an_lstm_is_unrolled_into_eighteen_operations_per_time_step_in_velas_order) {
   const Graph lowered = lowerForTest(lstmOverTwoTimeSteps().graph, FakeAccelerator{});
   const Subgraph& subgraph = lowered.subgraphs.front();
-  const std::vector<std::string> firstStep{
-      "FullyConnected:output_gate#0.0:ostate_state#0_fc", "FullyConnected:output_gate#0.0:in_feature#0.0_fc",
-      "Add:output_gate#0.0_add",
-      "FullyConnected:input_gate#0.0:ostate_state#0_fc",  "FullyConnected:input_gate#0.0:in_feature#0.0_fc",
-      "Add:input_gate#0.0_add",
-      "FullyConnected:cell_gate#0.0:ostate_state#0_fc",   "FullyConnected:cell_gate#0.0:in_feature#0.0_fc",
-      "Add:cell_gate#0.0_add",
-      "Mul:cell_state#0.0_ci_mul",
-      "FullyConnected:forget_gate#0.0:ostate_state#0_fc", "FullyConnected:forget_gate#0.0:in_feature#0.0_fc",
-      "Add:forget_gate#0.0_add",
-      "Mul:cell_state#0.0_cf_mul",
-      "Add:cell_state#0.0_add",
-      "AvgPool:output_state#0.0_tanh",
-      "Mul:output_state#0.0_mul",
-      "AvgPool:seq#0.0"};
+  const std::vector<std::string> firstStep{"FullyConnected:output_gate#0.0:ostate_state#0_fc",
+                                           "FullyConnected:output_gate#0.0:in_feature#0.0_fc",
+                                           "Add:output_gate#0.0_add",
+                                           "FullyConnected:input_gate#0.0:ostate_state#0_fc",
+                                           "FullyConnected:input_gate#0.0:in_feature#0.0_fc",
+                                           "Add:input_gate#0.0_add",
+                                           "FullyConnected:cell_gate#0.0:ostate_state#0_fc",
+                                           "FullyConnected:cell_gate#0.0:in_feature#0.0_fc",
+                                           "Add:cell_gate#0.0_add",
+                                           "Mul:cell_state#0.0_ci_mul",
+                                           "FullyConnected:forget_gate#0.0:ostate_state#0_fc",
+                                           "FullyConnected:forget_gate#0.0:in_feature#0.0_fc",
+                                           "Add:forget_gate#0.0_add",
+                                           "Mul:cell_state#0.0_cf_mul",
+                                           "Add:cell_state#0.0_add",
+                                           "AvgPool:output_state#0.0_tanh",
+                                           "Mul:output_state#0.0_mul",
+                                           "AvgPool:seq#0.0"};
   const std::vector<std::string> all = describeOperations(subgraph);
   BOOST_REQUIRE_EQUAL(all.size(), 36U);
   BOOST_TEST(std::vector<std::string>(all.begin(), all.begin() + 18) == firstStep, boost::test_tools::per_element());

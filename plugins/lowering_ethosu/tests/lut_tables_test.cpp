@@ -40,7 +40,9 @@ void checkTable(const LutTable& table, std::int64_t expectedSum,
   const std::vector<std::int64_t> values = stored(table);
   BOOST_TEST(std::accumulate(values.begin(), values.end(), std::int64_t{0}) == expectedSum);
   for (const auto& [index, value] : expectedEntries) {
-    BOOST_TEST_CONTEXT("entry " << index) { BOOST_TEST(values.at(index) == value); }
+    BOOST_TEST_CONTEXT("entry " << index) {
+      BOOST_TEST(values.at(index) == value);
+    }
   }
 }
 
@@ -79,8 +81,8 @@ BOOST_AUTO_TEST_CASE(the_8_bit_softmax_exp_table_is_velas_fixed_point_exp) {
 }
 
 BOOST_AUTO_TEST_CASE(a_16_bit_exp_table_interpolates_like_velas) {
-  checkTable(lut16([](double x) { return std::exp(x); }, quantisation(0.0005, 0), quantisation(0.001, 0)),
-             2154515152, {{0, 0}, {200, 131100}, {255, 4064169}, {256, 4326375}, {511, 32767}});
+  checkTable(lut16([](double x) { return std::exp(x); }, quantisation(0.0005, 0), quantisation(0.001, 0)), 2154515152,
+             {{0, 0}, {200, 131100}, {255, 4064169}, {256, 4326375}, {511, 32767}});
 }
 
 BOOST_AUTO_TEST_CASE(the_16_bit_softmax_tables_are_velas_constant_tables) {

@@ -43,9 +43,8 @@ BOOST_AUTO_TEST_CASE(no_shared_model_makes_the_lowering_fail_or_produce_an_inval
         BOOST_ERROR("left on the NPU: " << leftover);
       }
       const PlacementCounts counts = countPlacements(result);
-      BOOST_TEST_MESSAGE(entry.path().stem().string() << " npu_ops=" << counts.npuOperations
-                                                      << " cpu_ops=" << counts.cpuOperations
-                                                      << " npu_passes=" << counts.npuPasses);
+      BOOST_TEST_MESSAGE(entry.path().stem().string() << " npu_ops=" << counts.npuOperations << " cpu_ops="
+                                                      << counts.cpuOperations << " npu_passes=" << counts.npuPasses);
       ++lowered;
     }
   }

@@ -17,18 +17,22 @@ BOOST_AUTO_TEST_CASE(an_int8_softmax_becomes_the_thirty_one_operations_of_vela_n
   const Graph lowered = lowerForTest(builder.graph, FakeAccelerator{});
   const Subgraph& subgraph = lowered.subgraphs.front();
   // The sequence of tflm_micro_speech_int8's per-layer CSV (Vela 3.10).
-  const std::vector<std::string> expected{
-      "MaxPool:labels_softmax_maxpool0", "Sub:labels_softmax_sub1",  "SHR:labels_softmax_shr2",
-      "ReduceSum:labels_softmax_reduce_sum3", "CLZ:labels_softmax_clz4", "Sub:labels_softmax_sub5",
-      "Sub:labels_softmax_sub6",  "SHL:labels_softmax_shl7",  "Sub:labels_softmax_sub8",
-      "SHL:labels_softmax_shl9",  "Add:labels_softmax_add10", "Mul:labels_softmax_mul11",
-      "Add:labels_softmax_add12", "Mul:labels_softmax_mul13", "Sub:labels_softmax_sub14",
-      "Mul:labels_softmax_mul15", "Mul:labels_softmax_mul16", "Add:labels_softmax_add17",
-      "Mul:labels_softmax_mul18", "Sub:labels_softmax_sub19", "Mul:labels_softmax_mul20",
-      "Mul:labels_softmax_mul21", "Add:labels_softmax_add22", "Mul:labels_softmax_mul23",
-      "Sub:labels_softmax_sub24", "Mul:labels_softmax_mul25", "Mul:labels_softmax_mul26",
-      "Add:labels_softmax_add27", "Mul:labels_softmax_mul28", "Mul:labels_softmax_mul29",
-      "SHR:labels_softmax_shr30"};
+  const std::vector<std::string> expected{"MaxPool:labels_softmax_maxpool0", "Sub:labels_softmax_sub1",
+                                          "SHR:labels_softmax_shr2",         "ReduceSum:labels_softmax_reduce_sum3",
+                                          "CLZ:labels_softmax_clz4",         "Sub:labels_softmax_sub5",
+                                          "Sub:labels_softmax_sub6",         "SHL:labels_softmax_shl7",
+                                          "Sub:labels_softmax_sub8",         "SHL:labels_softmax_shl9",
+                                          "Add:labels_softmax_add10",        "Mul:labels_softmax_mul11",
+                                          "Add:labels_softmax_add12",        "Mul:labels_softmax_mul13",
+                                          "Sub:labels_softmax_sub14",        "Mul:labels_softmax_mul15",
+                                          "Mul:labels_softmax_mul16",        "Add:labels_softmax_add17",
+                                          "Mul:labels_softmax_mul18",        "Sub:labels_softmax_sub19",
+                                          "Mul:labels_softmax_mul20",        "Mul:labels_softmax_mul21",
+                                          "Add:labels_softmax_add22",        "Mul:labels_softmax_mul23",
+                                          "Sub:labels_softmax_sub24",        "Mul:labels_softmax_mul25",
+                                          "Mul:labels_softmax_mul26",        "Add:labels_softmax_add27",
+                                          "Mul:labels_softmax_mul28",        "Mul:labels_softmax_mul29",
+                                          "SHR:labels_softmax_shr30"};
   BOOST_TEST(describeOperations(subgraph) == expected, boost::test_tools::per_element());
   for (const Operation& op : subgraph.operations) {
     BOOST_TEST(op.sourceType == "SOFTMAX");

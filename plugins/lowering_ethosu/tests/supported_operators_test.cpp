@@ -73,8 +73,8 @@ GraphFactory withConstants(OpType type, const std::string& tflite, Shape input, 
     const TensorId in = builder.input("in", input);
     std::vector<TensorId> inputs{in};
     for (std::size_t i = 0; i < constants.size(); ++i) {
-      inputs.push_back(int32Constant(builder, tflite + "_operand" + std::to_string(i), constants[i].first,
-                                     constants[i].second));
+      inputs.push_back(
+          int32Constant(builder, tflite + "_operand" + std::to_string(i), constants[i].first, constants[i].second));
     }
     const TensorId out = builder.featureMap(tflite, output);
     Operation& op = builder.operation(type, tflite, inputs, {out});
@@ -148,9 +148,9 @@ std::vector<std::pair<std::string, GraphFactory>> supportedOperators() {
   operators.emplace_back("LOGISTIC", unary(OpType::Sigmoid, "LOGISTIC", Shape{1, 4, 4, 8}, 1.0 / 256, -128));
   operators.emplace_back("MAXIMUM", binary(OpType::Maximum, "MAXIMUM", 0.05));
   operators.emplace_back("MAX_POOL_2D", pool(OpType::MaxPool, "MAX_POOL_2D"));
-  operators.emplace_back("MEAN", withConstants(OpType::Mean, "MEAN", Shape{1, 4, 4, 8}, Shape{1, 1, 1, 8},
-                                               {{Shape{2}, {1, 2}}},
-                                               [](Operation& op) { op.attributes.set("keep_dims", true); }));
+  operators.emplace_back("MEAN",
+                         withConstants(OpType::Mean, "MEAN", Shape{1, 4, 4, 8}, Shape{1, 1, 1, 8}, {{Shape{2}, {1, 2}}},
+                                       [](Operation& op) { op.attributes.set("keep_dims", true); }));
   operators.emplace_back("MINIMUM", binary(OpType::Minimum, "MINIMUM", 0.05));
   operators.emplace_back("MUL", binary(OpType::Mul, "MUL"));
   operators.emplace_back("PACK", [](GraphBuilder& builder) {
@@ -175,8 +175,8 @@ std::vector<std::pair<std::string, GraphFactory>> supportedOperators() {
   operators.emplace_back("RELU", unary(OpType::Relu, "RELU"));
   operators.emplace_back("RELU6", unary(OpType::Relu6, "RELU6"));
   operators.emplace_back("RELU_N1_TO_1", unary(OpType::ReluN1To1, "RELU_N1_TO_1"));
-  operators.emplace_back("RESHAPE",
-                         withConstants(OpType::Reshape, "RESHAPE", Shape{1, 4, 4, 8}, Shape{1, 128}, {{Shape{2}, {1, 128}}}));
+  operators.emplace_back(
+      "RESHAPE", withConstants(OpType::Reshape, "RESHAPE", Shape{1, 4, 4, 8}, Shape{1, 128}, {{Shape{2}, {1, 128}}}));
   operators.emplace_back("RESIZE_BILINEAR", resize(OpType::ResizeBilinear, "RESIZE_BILINEAR", false, false));
   operators.emplace_back("RESIZE_BILINEAR (half pixel centres)",
                          resize(OpType::ResizeBilinear, "RESIZE_BILINEAR", false, true));
@@ -215,7 +215,8 @@ std::vector<std::pair<std::string, GraphFactory>> supportedOperators() {
     const TensorId axis = int32Constant(builder, "axis", Shape{}, {3});
     const TensorId a = builder.featureMap("SPLIT_V", Shape{1, 4, 4, 3});
     const TensorId b = builder.featureMap("SPLIT_V_1", Shape{1, 4, 4, 5});
-    builder.operation(OpType::SplitV, "SPLIT_V", {in, sizes, axis}, {a, b}).attributes.set("num_splits", std::int64_t{2});
+    builder.operation(OpType::SplitV, "SPLIT_V", {in, sizes, axis}, {a, b})
+        .attributes.set("num_splits", std::int64_t{2});
     builder.output(a);
     builder.output(b);
   });
@@ -245,7 +246,8 @@ std::vector<std::pair<std::string, GraphFactory>> supportedOperators() {
     op.padding = Padding::Same;
     builder.output(out);
   });
-  operators.emplace_back("UNIDIRECTIONAL_SEQUENCE_LSTM", [](GraphBuilder& builder) { builder = lstmOverTwoTimeSteps(); });
+  operators.emplace_back("UNIDIRECTIONAL_SEQUENCE_LSTM",
+                         [](GraphBuilder& builder) { builder = lstmOverTwoTimeSteps(); });
   // Variants that take other paths through the rewrites.
   operators.emplace_back("EXP (int16)", unaryInt16(OpType::Exp, "EXP", 1.0 / 4096));
   operators.emplace_back("LOGISTIC (int16)", unaryInt16(OpType::Sigmoid, "LOGISTIC", 1.0 / 32768));
@@ -260,11 +262,11 @@ std::vector<std::pair<std::string, GraphFactory>> supportedOperators() {
                                        Shape{1, 7, 7, 8}, {{Shape{2}, {7, 7}}},
                                        [](Operation& op) { op.attributes.set("align_corners", true); }));
   operators.emplace_back("RESIZE_BILINEAR (8x)",
-                         withConstants(OpType::ResizeBilinear, "RESIZE_BILINEAR", Shape{1, 2, 2, 8}, Shape{1, 16, 16, 8},
-                                       {{Shape{2}, {16, 16}}}));
-  operators.emplace_back("MEAN (depth)", withConstants(OpType::Mean, "MEAN", Shape{1, 1, 4, 8}, Shape{1, 1, 4, 1},
-                                                       {{Shape{1}, {3}}},
-                                                       [](Operation& op) { op.attributes.set("keep_dims", true); }));
+                         withConstants(OpType::ResizeBilinear, "RESIZE_BILINEAR", Shape{1, 2, 2, 8},
+                                       Shape{1, 16, 16, 8}, {{Shape{2}, {16, 16}}}));
+  operators.emplace_back("MEAN (depth)",
+                         withConstants(OpType::Mean, "MEAN", Shape{1, 1, 4, 8}, Shape{1, 1, 4, 1}, {{Shape{1}, {3}}},
+                                       [](Operation& op) { op.attributes.set("keep_dims", true); }));
   // Strides above 3 only pass the checks when the OFM has a single row.
   operators.emplace_back("AVERAGE_POOL_2D (stride 4)", [](GraphBuilder& builder) {
     const TensorId in = builder.input("in", Shape{1, 4, 16, 8});

@@ -255,12 +255,11 @@ BOOST_AUTO_TEST_CASE(every_shared_model_places_and_schedules_as_many_operations_
       ++compared;
       matched += same ? 1 : 0;
       BOOST_TEST_MESSAGE(key << ": npu_ops " << counts.npuOperations << "/" << row.npuOperations << ", cpu_ops "
-                             << counts.cpuOperations << "/" << row.cpuOperations << ", npu passes "
-                             << counts.npuPasses << "/" << velaPasses << (same ? "" : "  MISMATCH"));
+                             << counts.cpuOperations << "/" << row.cpuOperations << ", npu passes " << counts.npuPasses
+                             << "/" << velaPasses << (same ? "" : "  MISMATCH"));
       // Every operation Vela names in its log as placed on the CPU is on the CPU here too.
       const std::set<std::string> ourCpuOperations = cpuOperationNames(lowered);
-      for (const std::string& name :
-           velaCpuPlacements(*reference / "vela310" / row.config / row.model / "log.txt")) {
+      for (const std::string& name : velaCpuPlacements(*reference / "vela310" / row.config / row.model / "log.txt")) {
         BOOST_TEST(ourCpuOperations.count(name) == 1U, "Vela placed '" << name << "' on the CPU");
       }
       if (knownDifferences().count(key) == 0) {
@@ -343,7 +342,8 @@ BOOST_AUTO_TEST_CASE(the_npu_operations_have_velas_ofm_shapes_and_kernels) {
         }
       }
     }
-    BOOST_TEST_MESSAGE(config << ": " << same << "/" << total << " scheduled operations have Vela's OFM shape and kernel");
+    BOOST_TEST_MESSAGE(config << ": " << same << "/" << total
+                              << " scheduled operations have Vela's OFM shape and kernel");
   }
 }
 
