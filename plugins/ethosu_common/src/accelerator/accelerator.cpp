@@ -72,9 +72,7 @@ Accelerator::Accelerator(const VariantSpec& variant, npu::MemorySystem memory, c
       support_(
           std::make_unique<OperatorSupportChecker>(supportArchitectureOf(variant, settings.forceSymmetricIntWeights))),
       weights_(std::make_unique<weights::EthosUWeightEncoder>(weightEncoderConfigOf(variant))) {
-  if (const auto* provider = dynamic_cast<const BlockConfigProvider*>(costModel_.get())) {
-    modelBlockConfigs_ = provider->makeBlockConfigSelector(blockConfigs_);
-  }
+  modelBlockConfigs_ = makeModelBlockConfigs(settings.costModel, arch_, blockConfigs_);
 }
 
 std::vector<npu::OptionSpec> acceleratorOptions() {

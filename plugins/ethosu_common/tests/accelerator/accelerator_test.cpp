@@ -118,4 +118,29 @@ BOOST_AUTO_TEST_CASE(every_registered_cost_model_can_be_selected) {
   BOOST_TEST(ethosu::costModelNames().front() == "vela3");
 }
 
+BOOST_AUTO_TEST_CASE(a_cost_model_may_come_with_the_block_configs_of_its_scheduler) {
+  npu::Subgraph subgraph;
+  npu::Tensor ifm;
+  ifm.shape = npu::Shape{1, 16, 16, 32};
+  ifm.type = npu::DataType::Int8;
+  npu::Tensor ofm = ifm;
+  npu::Operation pool;
+  pool.type = npu::OpType::MaxPool;
+  pool.kernel = npu::Kernel{3, 3};
+  pool.inputs = {subgraph.addTensor(ifm)};
+  pool.outputs = {subgraph.addTensor(ofm)};
+  subgraph.addOperation(pool);
+  const npu::OperationShapes shapes{{1, 16, 16, 32}, std::nullopt, {1, 14, 14, 32}};
+
+  const auto vela3 = ethosu::makeAccelerator(configFor("ethos-u55-128"));
+  auto config = configFor("ethos-u55-128");
+  config.options.set("cost_model", std::string("vela2"));
+  const auto vela2 = ethosu::makeAccelerator(config);
+  const auto& op = subgraph.operations.front();
+  BOOST_TEST(
+      (vela2->blockConfigs().choose(subgraph, op, shapes) == vela3->blockConfigs().choose(subgraph, op, shapes)));
+  BOOST_TEST((vela2->blockConfigs().candidates(subgraph, op, shapes) !=
+              vela3->blockConfigs().candidates(subgraph, op, shapes)));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -34,7 +34,7 @@ public:
   [[nodiscard]] const npu::MemorySystem& memory() const override { return arch_.memory(); }
   [[nodiscard]] const npu::OperatorSupport& support() const override { return *support_; }
   [[nodiscard]] const npu::TensorLayout& layout() const override { return layout_; }
-  /// Vela 3.10's block configs, or those of the cost model's reference scheduler (BlockConfigProvider).
+  /// Vela 3.10's block configs, or those the cost model comes with (CostModelEntry::createBlockConfigs).
   [[nodiscard]] const npu::BlockConfigSelector& blockConfigs() const override {
     return modelBlockConfigs_ ? *modelBlockConfigs_ : static_cast<const npu::BlockConfigSelector&>(blockConfigs_);
   }

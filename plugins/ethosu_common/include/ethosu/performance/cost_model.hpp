@@ -32,20 +32,16 @@ private:
   const Architecture& arch_;
 };
 
-/// Implemented (besides npu::CostModel) by a cost model whose reference scheduler searches other block
-/// configs than Vela 3.10's; the accelerator then answers blockConfigs() with the model's selector.
-class BlockConfigProvider {
-public:
-  virtual ~BlockConfigProvider() = default;
-  /// The selector to use with this model; `vela3` is the accelerator's own (it outlives the result).
-  [[nodiscard]] virtual std::unique_ptr<npu::BlockConfigSelector>
-  makeBlockConfigSelector(const npu::BlockConfigSelector& vela3) const = 0;
-};
+/// Block configs offered with a cost model whose reference scheduler searches others than Vela 3.10's;
+/// `vela3` is the accelerator's own selector (it outlives the result).
+using BlockConfigFactory = std::unique_ptr<npu::BlockConfigSelector> (*)(const Architecture& arch,
+                                                                         const npu::BlockConfigSelector& vela3);
 
 struct CostModelEntry {
   std::string_view name; ///< value of the cost_model option, e.g. "vela3"
   std::string_view description;
   std::unique_ptr<npu::CostModel> (*create)(const Architecture& arch);
+  BlockConfigFactory createBlockConfigs = nullptr; ///< null: Vela 3.10's block configs
 };
 
 inline constexpr std::string_view kDefaultCostModel = "vela3";
@@ -55,5 +51,8 @@ inline constexpr std::string_view kDefaultCostModel = "vela3";
 [[nodiscard]] std::vector<std::string> costModelNames();
 /// The named model for `arch` (which must outlive it); a Config error names the known models.
 [[nodiscard]] std::unique_ptr<npu::CostModel> makeCostModel(std::string_view name, const Architecture& arch);
+/// The block configs the named model comes with, or null when it uses Vela 3.10's.
+[[nodiscard]] std::unique_ptr<npu::BlockConfigSelector>
+makeModelBlockConfigs(std::string_view name, const Architecture& arch, const npu::BlockConfigSelector& vela3);
 
 } // namespace ethosu
