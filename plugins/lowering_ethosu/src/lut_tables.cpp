@@ -13,7 +13,20 @@ namespace fp = fixed_point;
 
 TensorId addLutTable(Subgraph& subgraph, const std::string& name, const LutTable& table) {
   const auto size = static_cast<int>(table.values.size());
-  return addConstant(subgraph, name, Shape{1, 1, 1, size}, table.type, table.values, {}, TensorPurpose::Lut);
+  const TensorId lut =
+      addConstant(subgraph, name, Shape{1, 1, 1, size}, table.type, table.values, {}, TensorPurpose::Lut);
+  // Identical tables are one table in memory (Vela create_lut_tensor: the equivalence id follows the values).
+  for (Tensor& other : subgraph.tensors) {
+    if (&other != &subgraph.tensor(lut) && other.purpose == TensorPurpose::Lut && other.isConstant() &&
+        other.type == table.type && *other.data == *subgraph.tensor(lut).data) {
+      if (other.equivalenceId < 0) {
+        other.equivalenceId = freshEquivalenceId(subgraph);
+      }
+      subgraph.tensor(lut).equivalenceId = other.equivalenceId;
+      break;
+    }
+  }
+  return lut;
 }
 
 namespace {

@@ -67,4 +67,27 @@ BOOST_AUTO_TEST_CASE(a_quantize_between_integer_types_becomes_an_avgpool) {
   BOOST_TEST(describeOperations(lowered.subgraphs.front()) == std::vector<std::string>{"AvgPool:requantised"});
 }
 
+BOOST_AUTO_TEST_CASE(identical_lookup_tables_share_one_equivalence_id) {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 8, 8, 4});
+  const TensorId first = builder.featureMap("first", Shape{1, 8, 8, 4}, DataType::Int8, 1.0 / 256, -128);
+  const TensorId second = builder.featureMap("second", Shape{1, 8, 8, 4}, DataType::Int8, 1.0 / 256, -128);
+  const TensorId out = builder.featureMap("out", Shape{1, 8, 8, 4}, DataType::Int8, 1.0 / 128, 0);
+  builder.operation(OpType::Sigmoid, "LOGISTIC", {in}, {first});
+  builder.operation(OpType::Sigmoid, "LOGISTIC", {in}, {second});
+  builder.operation(OpType::Add, "ADD", {first, second}, {out});
+  builder.output(out);
+  const Graph lowered = lowerForTest(builder.graph, FakeAccelerator{});
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  std::vector<std::int64_t> ids;
+  for (const Operation& op : subgraph.operations) {
+    if (op.activation && op.activation->lut != kNoTensor) {
+      ids.push_back(subgraph.tensor(op.activation->lut).equivalenceId);
+    }
+  }
+  BOOST_REQUIRE_EQUAL(ids.size(), 2U);
+  BOOST_TEST(ids[0] >= 0);
+  BOOST_TEST(ids[0] == ids[1]);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
