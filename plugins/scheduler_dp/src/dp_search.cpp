@@ -166,12 +166,15 @@ Candidates DpSearch::searchPassList(const std::vector<int>& passes) {
   return collate(lists);
 }
 
-Candidates DpSearch::searchPredecessors(int pass) { return searchPassList(graph_.pass(pass).predecessors); }
+Candidates DpSearch::searchPredecessors(int pass) {
+  return searchPassList(graph_.pass(pass).predecessors);
+}
 
 Candidates DpSearch::graduate(StreamingStrategy kind, std::int64_t sramUsed, const Candidates& data) const {
   Candidates result;
   for (const Candidate& candidate : data) {
-    if (candidate.strategy->sramUsed + sramUsed > weights_.sramLimit || candidate.set->maxSramUsed > weights_.sramLimit) {
+    if (candidate.strategy->sramUsed + sramUsed > weights_.sramLimit ||
+        candidate.set->maxSramUsed > weights_.sramLimit) {
       continue;
     }
     auto strategy = std::make_shared<Strategy>(*candidate.strategy);
@@ -298,7 +301,8 @@ int DpSearch::rollingBufferHeight(int predecessor, int predecessorBlock, int pas
   // npu_performance.rolling_buffer_dims_from_passes: the consumer's IFM block plus one producer block,
   // rounded up to whole producer blocks.
   const BlockConfig& consumerBlock = evaluator_.blockConfigs(pass).at(static_cast<std::size_t>(block));
-  const BlockConfig& producerBlock = evaluator_.blockConfigs(predecessor).at(static_cast<std::size_t>(predecessorBlock));
+  const BlockConfig& producerBlock =
+      evaluator_.blockConfigs(predecessor).at(static_cast<std::size_t>(predecessorBlock));
   const Shape4 area = graph_.accelerator().blockConfigs().requiredIfmArea(graph_.subgraph(), graph_.operation(pass),
                                                                           consumerBlock.ofmBlock);
   const int producerHeight = std::max(producerBlock.ofmBlock.height, 1);
@@ -375,7 +379,8 @@ std::int64_t DpSearch::allowedOverlap(const Strategy& strategy) const {
   for (std::size_t i = 0; i < strategy.passes.size(); ++i) {
     const DpPass& pass = graph_.pass(strategy.passes[i]);
     const Operation& op = graph_.operation(pass.index);
-    const BlockConfig& block = evaluator_.blockConfigs(pass.index).at(static_cast<std::size_t>(strategy.blockConfigs[i]));
+    const BlockConfig& block =
+        evaluator_.blockConfigs(pass.index).at(static_cast<std::size_t>(strategy.blockConfigs[i]));
     StripedPass striped;
     striped.ifm = pass.shapes.ifm;
     striped.ofm = pass.shapes.ofm;

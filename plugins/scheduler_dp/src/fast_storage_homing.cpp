@@ -27,8 +27,8 @@ void CascadeLayout::addPass(int pass, int cascade, const StrategyPtr& strategy,
   for (const RollingBuffer& rolling : strategy->rollingBuffers) {
     if (rolling.pass == pass && cascade != 0) {
       const Shape4 ifm = Shape4::fromShape(subgraph.tensor(p.ifm).shape);
-      step.rollingBuffer = Shape4{1, std::min(ifm.height, rolling.height), ifm.width,
-                                  static_cast<int>(roundUp(ifm.depth, 16))};
+      step.rollingBuffer =
+          Shape4{1, std::min(ifm.height, rolling.height), ifm.width, static_cast<int>(roundUp(ifm.depth, 16))};
       fastStorage_[p.ifm] = graph_.memory().fastStorageArea;
     }
   }
@@ -201,11 +201,11 @@ void CascadeLayout::addConstantBuffers(Schedule& schedule) const {
       std::vector<int> key = scheduled.weights->depthSlices;
       key.push_back(static_cast<int>(scheduled.weights->encodedBytes));
       if (streams.emplace(identity(op.weights()), key).second) {
-        schedule.buffers.push_back(BufferRequest{
-            LiveRange{subgraph.tensor(op.weights()).name + "_npu_encoded_weights", 0, last,
-                      allocationBytes(static_cast<double>(scheduled.weights->encodedBytes)), alignment},
-            area,
-            {op.weights()}});
+        schedule.buffers.push_back(
+            BufferRequest{LiveRange{subgraph.tensor(op.weights()).name + "_npu_encoded_weights", 0, last,
+                                    allocationBytes(static_cast<double>(scheduled.weights->encodedBytes)), alignment},
+                          area,
+                          {op.weights()}});
       }
     }
     for (const TensorId input : op.inputs) {
@@ -213,11 +213,11 @@ void CascadeLayout::addConstantBuffers(Schedule& schedule) const {
           !subgraph.tensor(input).isConstant() || !constants.insert(identity(input)).second) {
         continue;
       }
-      schedule.buffers.push_back(BufferRequest{
-          LiveRange{subgraph.tensor(input).name, 0, last, allocationBytes(static_cast<double>(subgraph.tensor(input).byteSize())),
-                    alignment},
-          area,
-          {input}});
+      schedule.buffers.push_back(
+          BufferRequest{LiveRange{subgraph.tensor(input).name, 0, last,
+                                  allocationBytes(static_cast<double>(subgraph.tensor(input).byteSize())), alignment},
+                        area,
+                        {input}});
     }
   }
 }

@@ -51,7 +51,7 @@ private:
   std::vector<scheduling::StepLayout> steps_; ///< per scheduled operation
   std::vector<CascadedPass> cascadedPasses_;
   CascadedPass open_;
-  std::set<TensorId> brickFormat_; ///< feature maps between passes of one cascade
+  std::set<TensorId> brickFormat_;             ///< feature maps between passes of one cascade
   std::map<TensorId, MemoryArea> fastStorage_; ///< feature maps and rolling buffers moved to fast storage
 };
 

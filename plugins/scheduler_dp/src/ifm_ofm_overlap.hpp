@@ -14,14 +14,14 @@ namespace npu::dp {
 
 /// One pass of the cascade, as the stripe replay needs it.
 struct StripedPass {
-  Shape4 ifm;              ///< the IFM the pass reads (4D, linear layout)
+  Shape4 ifm; ///< the IFM the pass reads (4D, linear layout)
   Shape4 ofm;
   int ifmElementBytes = 1;
   int ofmElementBytes = 1;
   Kernel kernel;
   int paddingTop = 0;
-  int upscaling = 1;       ///< IFM rows are upscaled by this factor
-  int blockHeight = 1;     ///< OFM rows per stripe
+  int upscaling = 1;   ///< IFM rows are upscaled by this factor
+  int blockHeight = 1; ///< OFM rows per stripe
 };
 
 /// Bytes of the last pass's OFM that may share memory with the first pass's IFM; 0 when none may.

@@ -23,7 +23,9 @@ std::vector<BlockConfig> limitBlockConfigs(std::vector<BlockConfig> configs, int
   // Vela 2.1 generates blocks width-major, then height, then depth, and sorts that list stably by
   // (area << 8 | depth), largest first.
   std::stable_sort(configs.begin(), configs.end(), [](const BlockConfig& a, const BlockConfig& b) {
-    const auto key = [](const BlockConfig& c) { return std::tuple(c.ofmBlock.width, c.ofmBlock.height, c.ofmBlock.depth); };
+    const auto key = [](const BlockConfig& c) {
+      return std::tuple(c.ofmBlock.width, c.ofmBlock.height, c.ofmBlock.depth);
+    };
     return key(a) < key(b);
   });
   const auto sizeKey = [](const BlockConfig& c) {
@@ -112,7 +114,8 @@ PassEvaluator::PassEvaluator(const PassGraph& graph, int blockConfigLimit, bool 
       const Operation& op = graph.operation(index);
       metrics_[i][b] = costModel.estimate(graph.subgraph(), op, searchContext(graph, index, blocks[b], false));
       if (!fastOutputMetrics_[i].empty()) {
-        fastOutputMetrics_[i][b] = costModel.estimate(graph.subgraph(), op, searchContext(graph, index, blocks[b], true));
+        fastOutputMetrics_[i][b] =
+            costModel.estimate(graph.subgraph(), op, searchContext(graph, index, blocks[b], true));
       }
     });
   });

@@ -16,7 +16,7 @@ namespace npu::dp {
 
 namespace {
 
-constexpr int kSearchSliceDepth = 16;   // Vela 2.1 insert_dma: compress_weights(..., 16, 16, ...)
+constexpr int kSearchSliceDepth = 16;           // Vela 2.1 insert_dma: compress_weights(..., 16, 16, ...)
 constexpr std::int64_t kAllocationQuantum = 16; // Vela: Tensor.AllocationQuantum
 
 bool isIfmStreamable(OpType type) {
@@ -70,9 +70,7 @@ std::int64_t allocationBytes(double bytes) {
 }
 
 PassGraph::PassGraph(const Graph& graph, const NpuRegion& region, const Accelerator& accelerator)
-    : graph_(&graph),
-      subgraph_(&graph.subgraphs.at(static_cast<std::size_t>(region.subgraph))),
-      region_(&region),
+    : graph_(&graph), subgraph_(&graph.subgraphs.at(static_cast<std::size_t>(region.subgraph))), region_(&region),
       accelerator_(&accelerator) {
   buildPasses();
   linkPasses();
@@ -203,12 +201,12 @@ void PassGraph::estimateWeights() {
     if (pass.weights == kNoTensor) {
       return;
     }
-    pass.weightEstimate =
-        std::make_shared<const WeightEstimate>(npu::dp::estimateWeights(*subgraph_, operation(pass.index), *accelerator_));
+    pass.weightEstimate = std::make_shared<const WeightEstimate>(
+        npu::dp::estimateWeights(*subgraph_, operation(pass.index), *accelerator_));
     // insert_dma.weights_fit_sram: a double buffer of 16 channels must fit.
     const WeightEstimate& estimate = *pass.weightEstimate;
-    const double minimum = estimate.worstCompression * static_cast<double>(estimate.elementsPerChannel) *
-                           kSearchSliceDepth * 2.0;
+    const double minimum =
+        estimate.worstCompression * static_cast<double>(estimate.elementsPerChannel) * kSearchSliceDepth * 2.0;
     if (limit > 0 && minimum > static_cast<double>(limit)) {
       pass.weightsBuffered = false;
     }
@@ -271,7 +269,9 @@ std::int64_t PassGraph::rollingBufferBytes(int index, int height) const {
   return allocationBytes(static_cast<double>(rows * shape.width * depth * bytesOf(ifm.type)));
 }
 
-std::string PassGraph::describe(int index) const { return subgraph_->describe(pass(index).op); }
+std::string PassGraph::describe(int index) const {
+  return subgraph_->describe(pass(index).op);
+}
 
 void PassGraph::computeNonLocalUsage() {
   // live_range.extract_live_ranges_from_passes over the searched memory: pass i runs at time 2i; a
@@ -359,7 +359,8 @@ void PassGraph::computeNonLocalUsage() {
     }
   }
   for (const Range& r : ranges) {
-    for (std::int64_t t = std::max<std::int64_t>(r.start, 0); t < r.end && t < static_cast<std::int64_t>(usage.size()); ++t) {
+    for (std::int64_t t = std::max<std::int64_t>(r.start, 0); t < r.end && t < static_cast<std::int64_t>(usage.size());
+         ++t) {
       usage[static_cast<std::size_t>(t)] += r.size;
     }
   }

@@ -17,16 +17,16 @@ namespace npu::dp {
 /// A weight stream as the search estimates it: encoded once with 16-deep OFM slices (Vela 2.1's
 /// insert_dma compresses with ofm_depth_step 16 before scheduling).
 struct WeightEstimate {
-  std::int64_t streamBytes = 0;      ///< whole stream, scales and biases included
-  std::int64_t weightBytes = 0;      ///< of which weights
-  std::int64_t elements = 0;         ///< weights before encoding
+  std::int64_t streamBytes = 0; ///< whole stream, scales and biases included
+  std::int64_t weightBytes = 0; ///< of which weights
+  std::int64_t elements = 0;    ///< weights before encoding
   std::int64_t elementsPerChannel = 0;
   int outputChannels = 0;
-  double worstCompression = 0.0;     ///< encoded bytes per weight of the worst slice
+  double worstCompression = 0.0; ///< encoded bytes per weight of the worst slice
 };
 
 struct DpPass {
-  int index = 0;      ///< position in the region (Vela's pass time is twice this)
+  int index = 0; ///< position in the region (Vela's pass time is twice this)
   OperationId op = 0;
   std::string name;
   OpType type = OpType::Unknown;
@@ -36,11 +36,11 @@ struct DpPass {
   TensorId ifm = kNoTensor;      ///< primary input, after any operand swap
   TensorId ifm2 = kNoTensor;
   TensorId ofm = kNoTensor;
-  OperationShapes shapes;        ///< the operation's 4D views (after any operand swap)
+  OperationShapes shapes;                 ///< the operation's 4D views (after any operand swap)
   std::vector<TensorId> featureMapInputs; ///< non-constant inputs, each once
   TensorId weights = kNoTensor;
   bool hasBias = false;
-  bool weightsBuffered = false;  ///< weights copied by DMA into fast storage before use
+  bool weightsBuffered = false; ///< weights copied by DMA into fast storage before use
   std::shared_ptr<const WeightEstimate> weightEstimate;
   std::vector<int> predecessors; ///< DAG predecessors, in input order
   std::vector<int> successors;   ///< passes reading an output, in region order
@@ -66,9 +66,7 @@ public:
   /// Bytes a feature map takes in linear format, as the search sees it (Vela's storage_size()).
   [[nodiscard]] std::int64_t linearBytes(TensorId tensor) const;
   /// Fast storage held by tensors of other passes while `pass` runs.
-  [[nodiscard]] std::int64_t nonLocalUsage(int pass) const {
-    return nonLocalUsage_.at(static_cast<std::size_t>(pass));
-  }
+  [[nodiscard]] std::int64_t nonLocalUsage(int pass) const { return nonLocalUsage_.at(static_cast<std::size_t>(pass)); }
   /// Bytes of fast storage a pass's own tensors take before any strategy (inputs, outputs, weights).
   [[nodiscard]] std::int64_t inputBytesInSearchedMemory(int pass) const;
   [[nodiscard]] std::int64_t outputBytesInSearchedMemory(int pass) const;

@@ -101,8 +101,8 @@ Shape4 ifmStripeFor(const PassGraph& graph, const DpPass& pass, const Shape4& of
   if (pass.ifm == kNoTensor) {
     return {};
   }
-  const Shape4 area = graph.accelerator().blockConfigs().requiredIfmArea(graph.subgraph(), graph.operation(pass.index),
-                                                                         ofmStripe);
+  const Shape4 area =
+      graph.accelerator().blockConfigs().requiredIfmArea(graph.subgraph(), graph.operation(pass.index), ofmStripe);
   return Shape4{pass.shapes.ifm.batch, std::min(area.height, pass.shapes.ifm.height), pass.shapes.ifm.width,
                 pass.shapes.ifm.depth};
 }
@@ -221,8 +221,9 @@ Schedule buildSchedule(const Graph& ir, const PassGraph& graph, const PassEvalua
       } else if (pass.weightsBuffered) {
         scheduled.ofmStripe.depth = std::min(block.ofmBlock.depth, pass.shapes.ofm.depth);
       }
-      scheduled.ifmStripe = strategy->kind == StreamingStrategy::IfmStream ? ifmStripeFor(graph, pass, scheduled.ofmStripe)
-                                                                           : pass.shapes.ifm;
+      scheduled.ifmStripe = strategy->kind == StreamingStrategy::IfmStream
+                                ? ifmStripeFor(graph, pass, scheduled.ofmStripe)
+                                : pass.shapes.ifm;
       scheduled.ifm2Stripe = pass.shapes.ifm2;
       std::vector<scheduling::WeightBufferUse> buffers;
       if (const auto& encoded = plans[nextPlan++]) {
@@ -245,9 +246,8 @@ Schedule buildSchedule(const Graph& ir, const PassGraph& graph, const PassEvalua
       schedule.operations.push_back(std::move(scheduled));
     }
     if (cascaded) {
-      schedule.cascades.push_back(
-          CascadeInfo{cascadeId, graph.pass(strategy->passes.front()).op, graph.pass(strategy->passes.back()).op,
-                      strategy->sramUsed});
+      schedule.cascades.push_back(CascadeInfo{cascadeId, graph.pass(strategy->passes.front()).op,
+                                              graph.pass(strategy->passes.back()).op, strategy->sramUsed});
     }
     layout.endCascadedPass(cascadeBytes);
   }

@@ -113,7 +113,8 @@ CandidateWeights CandidateWeights::vela(bool spilling) {
 
 double candidateMetric(const Candidate& candidate, const CandidateWeights& weights) {
   const auto maxSram = static_cast<double>(std::max(candidate.set->maxSramUsed, candidate.strategy->sramUsed));
-  return maxSram * weights.maxSramUsed + weightedBandwidth(candidate.strategy->metrics, candidate.set->metrics, weights) +
+  return maxSram * weights.maxSramUsed +
+         weightedBandwidth(candidate.strategy->metrics, candidate.set->metrics, weights) +
          totalCycles(candidate) * weights.cycles;
 }
 

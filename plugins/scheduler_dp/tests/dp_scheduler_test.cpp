@@ -33,8 +33,8 @@ std::string describe(const Schedule& schedule) {
         << op.memoryUsage << ' ' << (op.weights ? op.weights->encodedBytes : -1) << '\n';
   }
   for (const BufferRequest& buffer : schedule.buffers) {
-    out << buffer.range.name << ' ' << buffer.range.start << '-' << buffer.range.end << ' ' << buffer.range.size
-        << ' ' << static_cast<int>(buffer.area) << '\n';
+    out << buffer.range.name << ' ' << buffer.range.start << '-' << buffer.range.end << ' ' << buffer.range.size << ' '
+        << static_cast<int>(buffer.area) << '\n';
   }
   for (const auto& [tensor, home] : schedule.tensorHomes) {
     out << tensor << ' ' << static_cast<int>(home.area) << ' ' << static_cast<int>(home.format) << '\n';

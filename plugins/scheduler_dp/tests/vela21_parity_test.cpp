@@ -99,7 +99,9 @@ std::map<std::string, VelaPass> readPassBreakdown(const std::filesystem::path& f
   return passes;
 }
 
-double relativeError(double ours, double vela) { return vela == 0.0 ? (ours == 0.0 ? 0.0 : 1.0) : (ours - vela) / vela; }
+double relativeError(double ours, double vela) {
+  return vela == 0.0 ? (ours == 0.0 ? 0.0 : 1.0) : (ours - vela) / vela;
+}
 
 double median(std::vector<double> values) {
   if (values.empty()) {
@@ -129,7 +131,8 @@ void compareConfig(const std::string& config) {
   const auto index = readIndex(*reference / "INDEX.tsv");
   npu::PluginHost host;
   host.loadSearchPath(npu::PluginHost::defaultSearchPath());
-  const auto spec = npu::parsePipelineFile(npu::test::sourceDir() / "configs" / "reference" / (config + "-dp-vela2.yaml"));
+  const auto spec =
+      npu::parsePipelineFile(npu::test::sourceDir() / "configs" / "reference" / (config + "-dp-vela2.yaml"));
   const auto pipeline = npu::resolvePipeline(spec, host, {npu::test::sourceDir() / "configs"});
   npu::SilentProgress progress;
   ConfigSummary summary;
@@ -174,8 +177,8 @@ void compareConfig(const std::string& config) {
       const std::array<int, 4> ours{block.ofmBlock.height, block.ofmBlock.width, block.ifmBlock.depth,
                                     block.ofmBlock.depth};
       const bool sameStrategy = layer.schedule.strategy == it->second.strategy;
-      const bool sameBlock = ours[0] == it->second.block[0] && ours[1] == it->second.block[1] &&
-                             ours[3] == it->second.block[3];
+      const bool sameBlock =
+          ours[0] == it->second.block[0] && ours[1] == it->second.block[1] && ours[3] == it->second.block[3];
       strategies += sameStrategy ? 1 : 0;
       blocks += sameBlock ? 1 : 0;
       both += sameStrategy && sameBlock ? 1 : 0;
@@ -190,10 +193,10 @@ void compareConfig(const std::string& config) {
     BOOST_TEST_MESSAGE("dp-parity\t" << config << '\t' << model << "\tgraph=" << (sameGraph ? "same" : "differs")
                                      << "\tcycles=" << ourCycles << "\tvela_npu_pass_cycles=" << velaNpuCycles
                                      << "\tvela_total_cycles=" << number(row, "total_cycles") << "\tsram=" << ourSram
-                                     << "\tvela_sram=" << velaSram << "\tpasses=" << passes << '/'
-                                     << velaPasses.size() << "\tstrategy_match=" << strategies
-                                     << "\tblock_match=" << blocks << "\tboth_match=" << both
-                                     << "\tseconds=" << seconds << "\tvela_wall_s=" << number(row, "wall_s"));
+                                     << "\tvela_sram=" << velaSram << "\tpasses=" << passes << '/' << velaPasses.size()
+                                     << "\tstrategy_match=" << strategies << "\tblock_match=" << blocks
+                                     << "\tboth_match=" << both << "\tseconds=" << seconds
+                                     << "\tvela_wall_s=" << number(row, "wall_s"));
     if (sameGraph) {
       summary.cycleErrors.push_back(std::abs(relativeError(ourCycles, velaNpuCycles)));
       summary.sramErrors.push_back(std::abs(relativeError(ourSram, velaSram)));
@@ -208,9 +211,8 @@ void compareConfig(const std::string& config) {
   }
   const auto maxOf = [](const std::vector<double>& values) { return *std::max_element(values.begin(), values.end()); };
   const double passAgreement = summary.passes > 0 ? static_cast<double>(summary.bothMatch) / summary.passes : 1.0;
-  BOOST_TEST_MESSAGE("dp-parity\t" << config << "\tsummary\tmodels=" << summary.cycleErrors.size()
-                                   << "\tcycles_median=" << median(summary.cycleErrors)
-                                   << "\tcycles_max=" << maxOf(summary.cycleErrors)
+  BOOST_TEST_MESSAGE("dp-parity\t" << config << "\tsummary\tmodels=" << summary.cycleErrors.size() << "\tcycles_median="
+                                   << median(summary.cycleErrors) << "\tcycles_max=" << maxOf(summary.cycleErrors)
                                    << "\tsram_median=" << median(summary.sramErrors)
                                    << "\tsram_max=" << maxOf(summary.sramErrors) << "\tpasses=" << summary.passes
                                    << "\tstrategy=" << summary.strategyMatches << "\tblock=" << summary.blockMatches
@@ -227,8 +229,14 @@ void compareConfig(const std::string& config) {
 
 BOOST_AUTO_TEST_SUITE(dp_vela21_parity)
 
-BOOST_AUTO_TEST_CASE(u55_128_high_end_embedded_shared_sram_matches_vela_2_1) { compareConfig("C1"); }
-BOOST_AUTO_TEST_CASE(u65_256_high_end_dedicated_sram_matches_vela_2_1) { compareConfig("C3"); }
-BOOST_AUTO_TEST_CASE(u55_64_deep_embedded_shared_sram_matches_vela_2_1) { compareConfig("C4"); }
+BOOST_AUTO_TEST_CASE(u55_128_high_end_embedded_shared_sram_matches_vela_2_1) {
+  compareConfig("C1");
+}
+BOOST_AUTO_TEST_CASE(u65_256_high_end_dedicated_sram_matches_vela_2_1) {
+  compareConfig("C3");
+}
+BOOST_AUTO_TEST_CASE(u55_64_deep_embedded_shared_sram_matches_vela_2_1) {
+  compareConfig("C4");
+}
 
 BOOST_AUTO_TEST_SUITE_END()

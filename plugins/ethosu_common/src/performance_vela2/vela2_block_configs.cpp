@@ -25,8 +25,8 @@ constexpr int kReservedOutputBanks = 2;
 /// Banks a block of one SHRAM element type takes, double-buffered (generate_block_config).
 int banksFor(const Architecture& arch, const Block& block, ShramElement element) {
   const auto index = static_cast<std::size_t>(element);
-  const std::int64_t depth = npu::roundUp(npu::roundUp(block.depth, kPreAlign[index]) * kElementBytes[index],
-                                          kPostAlign[index]);
+  const std::int64_t depth =
+      npu::roundUp(npu::roundUp(block.depth, kPreAlign[index]) * kElementBytes[index], kPostAlign[index]);
   const std::int64_t bytes = std::int64_t{block.height} * block.width * depth;
   const std::int64_t banks = npu::divRoundUp(bytes, kBankBytes) * 2;
   return static_cast<int>(npu::roundUp(banks, arch.variant().shramGranule(element)));
@@ -103,8 +103,8 @@ std::vector<npu::BlockConfig> blockConfigCandidates(const Architecture& arch, co
           continue;
         }
         const Block ofmBlock{width, height, depth};
-        const Block ifmBlock = ifmBlockSize(arch, a.equalDepth ? depth : a.ifmBlockDepth, ofmBlock, a.traits.kernel,
-                                            a.traits.resampling);
+        const Block ifmBlock =
+            ifmBlockSize(arch, a.equalDepth ? depth : a.ifmBlockDepth, ofmBlock, a.traits.kernel, a.traits.resampling);
         if (!inBlockConfigMap(arch, ifmBlock) || !inBlockConfigMap(arch, ofmBlock)) {
           continue;
         }

@@ -15,8 +15,7 @@ namespace {
 constexpr int kSubKernelLimit = 8;
 
 bool isConvolutionLike(NpuBlockType type) {
-  return type == NpuBlockType::ConvolutionMxN || type == NpuBlockType::VectorProduct ||
-         type == NpuBlockType::ReduceSum;
+  return type == NpuBlockType::ConvolutionMxN || type == NpuBlockType::VectorProduct || type == NpuBlockType::ReduceSum;
 }
 
 /// Sub-kernel limits per block type (ArchitectureFeatures.sub_kernel_limits).
@@ -216,7 +215,8 @@ double convolutionPoolingCycles(const Architecture& arch, const PassQuery& query
       cycles = std::max(writeBackCycles, cycles) * static_cast<double>(kernelSteps * blocksZ);
     } else if (!partKernel) {
       kernelSteps = kernelElements;
-      cycles = std::max(writeBackCycles, 4.0 * static_cast<double>(blocksXY)) * static_cast<double>(kernelSteps * blocksZ);
+      cycles =
+          std::max(writeBackCycles, 4.0 * static_cast<double>(blocksXY)) * static_cast<double>(kernelSteps * blocksZ);
     } else {
       kernelSteps = npu::divRoundUp(kernelElements, ifmBits == 16 ? 2 : 4);
       cycles = std::max(writeBackCycles, 4.0 * static_cast<double>(blocksXY)) *

@@ -159,8 +159,7 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
                                           : static_cast<double>(kScaleBiasBytesPerChannel) * ofmShape.depth;
     const double scaledBytes =
         transferEfficiencyBytes(arch, query.scaleArea, true, npu::TensorFormat::NHCWB16, query.scaleElementBytes,
-                                npu::Shape4{1, 1, 1, 1},
-                                Block{ifmBlock.width, 1, 0}, bytes);
+                                npu::Shape4{1, 1, 1, 1}, Block{ifmBlock.width, 1, 0}, bytes);
     add(query.scaleArea, TensorPurpose::FeatureMap, AccessDirection::Read, bytes, scaledBytes);
     if (query.scaleBufferArea) {
       add(*query.scaleBufferArea, TensorPurpose::ScalesBiases, AccessDirection::Write, bytes, bytes);
@@ -251,8 +250,8 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     const int sliceDepth = std::min(cost.block->ofmBlock.depth, depth);
     if (weights.doubleBuffered && query.traits.blockType != NpuBlockType::ConvolutionDepthWise && sliceDepth > 0) {
       const auto slices = npu::divRoundUp(depth, sliceDepth);
-      passWeights.bytes = static_cast<std::int64_t>(std::llround(static_cast<double>(passWeights.bytes) * depth /
-                                                                 static_cast<double>(slices * sliceDepth)));
+      passWeights.bytes = static_cast<std::int64_t>(
+          std::llround(static_cast<double>(passWeights.bytes) * depth / static_cast<double>(slices * sliceDepth)));
     }
     passWeights.storageArea = weights.sourceArea;
     passWeights.bufferArea = weights.bufferArea;

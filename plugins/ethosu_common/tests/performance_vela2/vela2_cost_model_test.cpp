@@ -14,15 +14,15 @@
 
 namespace {
 
+using ethosu::vela2::Block;
+using ethosu::vela2::BlockTraversal;
+using ethosu::vela2::PassQuery;
+using ethosu::vela2::PassWeights;
 using npu::AccessDirection;
 using npu::CycleComponent;
 using npu::MemoryArea;
 using npu::TensorFormat;
 using npu::TensorPurpose;
-using ethosu::vela2::Block;
-using ethosu::vela2::BlockTraversal;
-using ethosu::vela2::PassQuery;
-using ethosu::vela2::PassWeights;
 
 std::unique_ptr<ethosu::Accelerator> u55High() {
   npu::AcceleratorConfig config;
@@ -49,8 +49,8 @@ PassQuery pass(npu::OpType type, npu::Shape4 ifm, npu::Shape4 ofm, Block block) 
 }
 
 void withWeights(PassQuery& query, std::int64_t bytes, bool buffered) {
-  query.weights = PassWeights{bytes, MemoryArea::OffChipFlash,
-                              buffered ? std::optional(MemoryArea::Sram) : std::nullopt};
+  query.weights =
+      PassWeights{bytes, MemoryArea::OffChipFlash, buffered ? std::optional(MemoryArea::Sram) : std::nullopt};
   query.hasScales = true;
   query.scaleArea = MemoryArea::OffChipFlash;
 }
@@ -189,14 +189,15 @@ BOOST_AUTO_TEST_CASE(a_strided_depthwise_convolution_offers_the_block_vela_2_1_c
   const auto weights = graph.filled("weights", npu::Shape{1, 3, 3, 16}, npu::DataType::Int8, 1);
   const auto bias = graph.filled("bias", npu::Shape{16}, npu::DataType::Int32, 0);
   const auto ofm = graph.featureMap("ofm", npu::Shape{1, 24, 24, 16});
-  npu::Operation& op = graph.operation(npu::OpType::DepthwiseConv2DBias, "DEPTHWISE_CONV_2D", {ifm, weights, bias}, {ofm});
+  npu::Operation& op =
+      graph.operation(npu::OpType::DepthwiseConv2DBias, "DEPTHWISE_CONV_2D", {ifm, weights, bias}, {ofm});
   op.kernel = ethosu::test::kernelOf(3, 3, 2, 2);
   const npu::OperationShapes shapes{{1, 48, 48, 16}, std::nullopt, {1, 24, 24, 16}};
   const auto configs = ethosu::vela2::blockConfigCandidates(accelerator->architecture(), graph.subgraph, op, shapes);
   BOOST_TEST(!configs.empty());
   BOOST_TEST(hasBlock(configs, 12, 4, 16)); // Conv2d_2_depthwise in Vela 2.1.1's pass breakdown
   for (const auto& config : configs) {
-    BOOST_TEST(config.ofmBlock.depth == 16); // the OFM depth is one split: no smaller blocks
+    BOOST_TEST(config.ofmBlock.depth == 16);                    // the OFM depth is one split: no smaller blocks
     BOOST_TEST(config.ifmBlock.depth == config.ofmBlock.depth); // depthwise reads as deep as it writes
   }
 }

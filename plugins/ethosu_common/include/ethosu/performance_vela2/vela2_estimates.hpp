@@ -27,7 +27,7 @@ struct Block {
 
 /// Weights of a pass as Vela 2.1 moves them: compressed weights (scales and biases apart).
 struct PassWeights {
-  std::int64_t bytes = 0;                      ///< compressed weight stream, without scales and biases
+  std::int64_t bytes = 0;                                 ///< compressed weight stream, without scales and biases
   npu::MemoryArea storageArea = npu::MemoryArea::Unknown; ///< permanent home
   /// Set when a DMA copies the weights into this memory before the pass reads them (insert_dma).
   std::optional<npu::MemoryArea> bufferArea;
@@ -39,14 +39,14 @@ struct PassQuery {
   npu::FeatureMapQuery ifm;
   std::optional<npu::FeatureMapQuery> ifm2;
   npu::FeatureMapQuery ofm;
-  Block ofmBlock;          ///< the block config's OFM block, before clamping to the OFM
+  Block ofmBlock; ///< the block config's OFM block, before clamping to the OFM
   BlockTraversal traversal = BlockTraversal::Default;
-  bool accumulator40 = false;   ///< 16-bit IFM, not pooling, every feature map quantised (is_acc_40bits_used)
-  bool advancedAddSub = false;  ///< Add/Sub whose inputs have different scales
+  bool accumulator40 = false;  ///< 16-bit IFM, not pooling, every feature map quantised (is_acc_40bits_used)
+  bool advancedAddSub = false; ///< Add/Sub whose inputs have different scales
   std::optional<PassWeights> weights;
-  bool hasScales = false;       ///< the pass streams scales and biases (10 bytes per OFM channel)
+  bool hasScales = false; ///< the pass streams scales and biases (10 bytes per OFM channel)
   npu::MemoryArea scaleArea = npu::MemoryArea::Unknown;
-  int scaleElementBytes = 4;    ///< bytes of one bias value in the model (int32, or int64 for 16-bit IFMs)
+  int scaleElementBytes = 4; ///< bytes of one bias value in the model (int32, or int64 for 16-bit IFMs)
   /// Bytes of scales and biases read when known (the unencoded biases while a scheduler searches);
   /// otherwise 10 bytes per OFM channel.
   std::optional<std::int64_t> scaleBytes;
@@ -87,8 +87,8 @@ struct PassQuery {
 [[nodiscard]] npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery& query);
 
 /// Builds the query of a scheduled operation from the framework's context.
-[[nodiscard]] PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph,
-                                     const npu::Operation& op, const npu::PerformanceContext& context);
+[[nodiscard]] PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, const npu::Operation& op,
+                                     const npu::PerformanceContext& context);
 
 /// Bytes Vela 2.1 packs per OFM channel for scales and biases (weight_compressor.encode_bias).
 inline constexpr int kScaleBiasBytesPerChannel = 10;
