@@ -6,6 +6,7 @@
 #include "npu/plugin/scheduler.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace npu {
@@ -62,6 +63,241 @@ std::string busiestOperation(const Schedule& schedule, const Subgraph& subgraph,
   const auto peak = std::max_element(usage.begin(), usage.end()) - usage.begin();
   return subgraph.describe(schedule.operations[schedule.operationAt(peak)].op) + " (needs " +
          std::to_string(usage[static_cast<std::size_t>(peak)]) + " bytes live)";
+}
+
+/// Identity of a tensor's storage: equivalent tensors (aliases, a variable and its updates) share one.
+std::int64_t storageKey(const Subgraph& subgraph, TensorId tensor) {
+  const std::int64_t equivalence = subgraph.tensor(tensor).equivalenceId;
+  return equivalence >= 0 ? (std::int64_t{1} << 40) + equivalence : tensor;
+}
+
+/// One buffer of the whole network: the buffers of every schedule holding the same tensor, and the
+/// feature maps and constants of CPU operators, on one timeline per subgraph.
+struct NetworkBuffer {
+  LiveRange range;
+  MemoryArea area = MemoryArea::Unknown;
+  std::vector<std::pair<std::size_t, std::size_t>> members; ///< (schedule, buffer) it stands for
+};
+
+/// Vela allocates each memory once for the whole network (tensor_allocation over the root subgraph's
+/// cascaded passes, live_range.extract_live_ranges_from_cascaded_passes): NPU regions keep their own
+/// timelines, shifted to where they run; each CPU operator takes one step of two time units in which
+/// its feature maps are live; a tensor that crosses from a region to a CPU operator (or to the next
+/// region) is one buffer. This builds that timeline for one subgraph.
+class NetworkTimeline {
+public:
+  NetworkTimeline(const Graph& graph, int subgraphIndex, const std::vector<Schedule>& schedules,
+                  const Accelerator& accelerator)
+      : subgraph_(graph.subgraphs.at(static_cast<std::size_t>(subgraphIndex))), accelerator_(accelerator) {
+    std::map<OperationId, std::size_t> regionAt;
+    for (std::size_t s = 0; s < schedules.size(); ++s) {
+      if (schedules[s].region.subgraph == subgraphIndex && !schedules[s].region.operations.empty()) {
+        regionAt[schedules[s].region.operations.front()] = s;
+      }
+    }
+    std::int64_t time = 0;
+    const auto count = static_cast<OperationId>(subgraph_.operations.size());
+    for (OperationId op = 0; op < count;) {
+      if (const auto it = regionAt.find(op); it != regionAt.end()) {
+        const Schedule& schedule = schedules[it->second];
+        addSchedule(it->second, schedule, time);
+        for (std::size_t i = 0; i < schedule.operations.size(); ++i) {
+          steps_.emplace_back(time + schedule.timeOf(i), schedule.operations[i].op);
+        }
+        // A step of two time units per operation when the schedule has its own timeline, else one.
+        const std::size_t last = schedule.operations.size() - 1;
+        time += schedule.operations.empty() ? 0 : schedule.timeOf(last) + (schedule.operationTimes.empty() ? 1 : 2);
+        op = schedule.region.operations.back() + 1;
+        continue;
+      }
+      steps_.emplace_back(time, op);
+      addCpuOperation(subgraph_.operation(op), time);
+      time += 2;
+      ++op;
+    }
+    for (const TensorId output : subgraph_.outputs) {
+      if (subgraph_.validTensorId(output) && !subgraph_.tensor(output).isConstant()) {
+        extend(featureMap(output, time, time + 1), output);
+      }
+    }
+    // Variables keep their value between inferences; constants are stored throughout.
+    for (std::size_t i = 0; i < buffers_.size(); ++i) {
+      if (variables_.contains(i) || constants_.contains(i)) {
+        buffers_[i].range.start = 0;
+        buffers_[i].range.end = std::max(buffers_[i].range.end, time + 1);
+      }
+    }
+  }
+
+  [[nodiscard]] std::vector<NetworkBuffer>& buffers() { return buffers_; }
+  /// The operation running at `time` of this timeline.
+  [[nodiscard]] std::string operationAt(std::int64_t time) const {
+    OperationId op = steps_.empty() ? 0 : steps_.front().second;
+    for (const auto& [start, id] : steps_) {
+      if (start <= time) {
+        op = id;
+      }
+    }
+    return steps_.empty() ? "the network" : subgraph_.describe(op);
+  }
+
+private:
+  /// A CPU operator's non-constant tensors live in the feature map memory during its step.
+  NetworkBuffer featureMap(TensorId tensor, std::int64_t start, std::int64_t end) const {
+    const Tensor& t = subgraph_.tensor(tensor);
+    NetworkBuffer buffer;
+    buffer.area = accelerator_.memory().featureMapArea;
+    buffer.range = LiveRange{t.name, start, end,
+                             accelerator_.layout().storageBytes(Shape4::fromShape(t.shape), t.type, TensorFormat::NHWC),
+                             accelerator_.memory().allocationAlignment};
+    return buffer;
+  }
+
+  void addCpuOperation(const Operation& op, std::int64_t time) {
+    std::vector<TensorId> tensors = op.inputs;
+    tensors.insert(tensors.end(), op.outputs.begin(), op.outputs.end());
+    tensors.insert(tensors.end(), op.intermediates.begin(), op.intermediates.end());
+    for (const TensorId tensor : tensors) {
+      if (!subgraph_.validTensorId(tensor)) {
+        continue;
+      }
+      const Tensor& t = subgraph_.tensor(tensor);
+      if (t.isConstant()) {
+        NetworkBuffer constant;
+        constant.area = accelerator_.memory().constantArea;
+        constant.range = LiveRange{t.name, time, time + 1, std::max<std::int64_t>(t.byteSize(), 1),
+                                   accelerator_.memory().allocationAlignment};
+        constants_.insert(extend(constant, tensor));
+      } else {
+        extend(featureMap(tensor, time, time + 1), tensor);
+      }
+    }
+  }
+
+  void addSchedule(std::size_t index, const Schedule& schedule, std::int64_t offset) {
+    for (std::size_t b = 0; b < schedule.buffers.size(); ++b) {
+      const BufferRequest& request = schedule.buffers[b];
+      NetworkBuffer buffer;
+      buffer.area = request.area;
+      buffer.range = request.range;
+      buffer.range.start += offset;
+      buffer.range.end += offset;
+      buffer.members.emplace_back(index, b);
+      const TensorId tensor = request.tensors.empty() ? kNoTensor : request.tensors.front();
+      const std::size_t merged = extend(buffer, tensor);
+      if (tensor != kNoTensor && subgraph_.tensor(tensor).isConstant()) {
+        constants_.insert(merged);
+      }
+    }
+  }
+
+  /// Adds a buffer, merged with the buffer already holding the same tensor in the same memory.
+  std::size_t extend(NetworkBuffer buffer, TensorId tensor = kNoTensor) {
+    if (tensor == kNoTensor) {
+      buffers_.push_back(std::move(buffer));
+      return buffers_.size() - 1;
+    }
+    const auto key = std::pair{static_cast<int>(buffer.area), storageKey(subgraph_, tensor)};
+    const bool variable = subgraph_.tensor(tensor).isVariable;
+    if (const auto it = byTensor_.find(key); it != byTensor_.end()) {
+      NetworkBuffer& existing = buffers_[it->second];
+      existing.range.start = std::min(existing.range.start, buffer.range.start);
+      existing.range.end = std::max(existing.range.end, buffer.range.end);
+      existing.range.size = std::max(existing.range.size, buffer.range.size);
+      existing.range.alignment = std::max(existing.range.alignment, buffer.range.alignment);
+      existing.members.insert(existing.members.end(), buffer.members.begin(), buffer.members.end());
+      if (variable) {
+        variables_.insert(it->second);
+      }
+      return it->second;
+    }
+    buffers_.push_back(std::move(buffer));
+    byTensor_.emplace(key, buffers_.size() - 1);
+    if (variable) {
+      variables_.insert(buffers_.size() - 1);
+    }
+    return buffers_.size() - 1;
+  }
+
+  const Subgraph& subgraph_;
+  const Accelerator& accelerator_;
+  std::vector<NetworkBuffer> buffers_;
+  std::map<std::pair<int, std::int64_t>, std::size_t> byTensor_;
+  std::set<std::size_t> variables_;
+  std::set<std::size_t> constants_;
+  std::vector<std::pair<std::int64_t, OperationId>> steps_; ///< start time of every operation
+};
+
+/// The peak of one memory on a timeline, and the operation running then.
+struct MemoryPeak {
+  std::int64_t bytes = 0;
+  std::string operation;
+};
+
+/// Allocates every memory of the network once (Vela: scheduler._update_tensor_allocation and the
+/// permanent storage allocations of compiler_driver), verifies the result and hands each schedule the
+/// addresses of its buffers. Returns the peak per memory; `fastStoragePeak` receives the fast storage's
+/// peak with the operation live then.
+std::array<std::int64_t, kMemoryAreaCount> allocateNetwork(const Graph& graph, const std::vector<Schedule>& schedules,
+                                                           std::vector<Allocation>& allocations,
+                                                           const AllocatorPlugin& allocator, const OptionValues& options,
+                                                           const Accelerator& accelerator, MemoryPeak& fastStoragePeak) {
+  std::array<std::int64_t, kMemoryAreaCount> peaks{};
+  const MemoryArea fastStorage = accelerator.memory().fastStorageArea;
+  allocations.assign(schedules.size(), Allocation{});
+  for (std::size_t s = 0; s < schedules.size(); ++s) {
+    allocations[s].addresses.assign(schedules[s].buffers.size(), 0);
+  }
+  for (std::size_t sg = 0; sg < graph.subgraphs.size(); ++sg) {
+    NetworkTimeline timeline(graph, static_cast<int>(sg), schedules, accelerator);
+    auto& buffers = timeline.buffers();
+    for (int areaIndex = 0; areaIndex < kMemoryAreaCount; ++areaIndex) {
+      const auto area = static_cast<MemoryArea>(areaIndex);
+      std::vector<std::size_t> members;
+      std::vector<LiveRange> ranges;
+      for (std::size_t i = 0; i < buffers.size(); ++i) {
+        if (buffers[i].area == area) {
+          members.push_back(i);
+          ranges.push_back(buffers[i].range);
+          ranges.back().alignment = std::max(ranges.back().alignment, accelerator.memory().allocationAlignment);
+        }
+      }
+      if (ranges.empty()) {
+        continue;
+      }
+      const auto addresses = allocator.allocate(ranges, options);
+      if (addresses.size() != ranges.size()) {
+        throwInternalError("allocator returned " + std::to_string(addresses.size()) + " addresses for " +
+                           std::to_string(ranges.size()) + " live ranges");
+      }
+      const auto issues = verifyAllocation(ranges, addresses);
+      if (!issues.empty()) {
+        throwInternalError("invalid allocation in " + std::string(displayNameOf(area)) + ": " + issues.front().message);
+      }
+      for (std::size_t i = 0; i < members.size(); ++i) {
+        for (const auto& [schedule, buffer] : buffers[members[i]].members) {
+          allocations[schedule].addresses[buffer] = addresses[i];
+        }
+      }
+      const std::int64_t peak = allocationPeak(ranges, addresses);
+      peaks[static_cast<std::size_t>(areaIndex)] = std::max(peaks[static_cast<std::size_t>(areaIndex)], peak);
+      if (area == fastStorage && peak > fastStoragePeak.bytes) {
+        std::int64_t length = 0;
+        for (const LiveRange& range : ranges) {
+          length = std::max(length, range.end + 1);
+        }
+        const auto usage = memoryUsageOverTime(ranges, length);
+        const auto busiest = std::max_element(usage.begin(), usage.end()) - usage.begin();
+        fastStoragePeak = MemoryPeak{peak, timeline.operationAt(busiest) + " (" +
+                                               std::to_string(usage[static_cast<std::size_t>(busiest)]) +
+                                               " bytes live)"};
+      }
+    }
+  }
+  for (Allocation& allocation : allocations) {
+    allocation.peak = peaks;
+  }
+  return peaks;
 }
 
 } // namespace
@@ -179,29 +415,46 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
   const auto* allocator = stagePlugin<AllocatorPlugin>(pipeline, PluginKind::Allocator);
   require(allocator != nullptr, "a pipeline with a scheduler has an allocator (checked when parsing)");
   const MemoryArea fastStorage = accelerator->memory().fastStorageArea;
+  const std::int64_t limit = accelerator->memory().arenaCacheSize;
+  const auto requireWithinLimit = [&](std::int64_t peak, const std::string& where) {
+    if (limit > 0 && peak > limit) {
+      throwCompileError("the schedule needs " + std::to_string(peak) + " bytes of " +
+                            std::string(displayNameOf(fastStorage)) + " but the limit is " + std::to_string(limit) +
+                            " bytes",
+                        SourceLocation{model.string(), 0, 0, where},
+                        "raise the arena cache size (accelerator.arena_cache_size) or use a scheduler that "
+                        "cascades and buffers within the limit");
+    }
+  };
   for (const NpuRegion& region : findNpuRegions(result.lowered)) {
     const Subgraph& subgraph = result.lowered.subgraphs[static_cast<std::size_t>(region.subgraph)];
     ScheduleRequest request{result.lowered, region, *accelerator, pipeline.stage(PluginKind::Scheduler)->options,
                             progress};
     Schedule schedule = scheduler->schedule(request);
     requireCompleteSchedule(schedule, region, subgraph);
-    Allocation allocation =
-        allocateSchedule(schedule, *allocator, pipeline.stage(PluginKind::Allocator)->options, *accelerator);
-    const std::int64_t peak = allocation.peak[static_cast<std::size_t>(fastStorage)];
-    const std::int64_t limit = accelerator->memory().arenaCacheSize;
-    if (limit > 0 && peak > limit) {
-      throwCompileError("the schedule needs " + std::to_string(peak) + " bytes of " +
-                            std::string(displayNameOf(fastStorage)) + " but the limit is " + std::to_string(limit) +
-                            " bytes",
-                        SourceLocation{model.string(), 0, 0, busiestOperation(schedule, subgraph, fastStorage)},
-                        "raise the arena cache size (accelerator.arena_cache_size) or use a scheduler that "
-                        "cascades and buffers within the limit");
+    // What the region needs on its own already decides whether it can fit.
+    std::vector<LiveRange> fastRanges;
+    for (const auto& buffer : schedule.buffers) {
+      if (buffer.area == fastStorage) {
+        fastRanges.push_back(buffer.range);
+      }
     }
+    const auto usage = memoryUsageOverTime(fastRanges, schedule.timelineLength());
+    requireWithinLimit(usage.empty() ? 0 : *std::max_element(usage.begin(), usage.end()),
+                       busiestOperation(schedule, subgraph, fastStorage));
     result.schedules.push_back(std::move(schedule));
-    result.allocations.push_back(std::move(allocation));
   }
+  progress.begin("allocating", 0);
+  MemoryPeak fastStoragePeak;
+  const auto peaks = allocateNetwork(result.lowered, result.schedules, result.allocations, *allocator,
+                                     pipeline.stage(PluginKind::Allocator)->options, *accelerator, fastStoragePeak);
+  requireWithinLimit(fastStoragePeak.bytes, fastStoragePeak.operation);
+  progress.end();
   progress.begin("evaluating", 0);
   result.report = evaluateNetwork(result.lowered, result.schedules, result.allocations, *accelerator);
+  for (std::size_t area = 0; area < peaks.size(); ++area) {
+    result.report->memoryUsed[area] = std::max(result.report->memoryUsed[area], peaks[area]);
+  }
   result.report->pipelineYaml = pipeline.toYaml();
   progress.end();
   return result;
