@@ -6,6 +6,7 @@
 #include "operator_rewrites.hpp"
 #include "padding_math.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace ethosu::lowering {
@@ -249,6 +250,27 @@ RewriteResult fixupDilation(Subgraph& subgraph, const Operation& op) {
   dilated.kernel->dilationY = hardwareY;
   dilated.kernel->dilationX = hardwareX;
   return single(dilated);
+}
+
+RewriteResult fixupAsymmetricWeights(Subgraph& subgraph, const Operation& op) {
+  if ((op.type != OpType::Conv2DBias && op.type != OpType::DepthwiseConv2DBias) || op.weights() == kNoTensor) {
+    return std::nullopt;
+  }
+  const DataType ifmType = subgraph.tensor(op.ifm()).type;
+  const Quantisation& quantisation = subgraph.tensor(op.weights()).quantisation;
+  const bool asymmetric = std::any_of(quantisation.zeroPoint.begin(), quantisation.zeroPoint.end(),
+                                      [](std::int64_t zeroPoint) { return zeroPoint != 0; });
+  if ((ifmType != DataType::Int8 && ifmType != DataType::Int16) || !asymmetric) {
+    return std::nullopt;
+  }
+  // The accelerator only accepts asymmetric int8/int16 weights when told to force them symmetric (Vela's
+  // --force-symmetric-int-weights); their zero points are then taken as zero (Vela fixup_asymmetric_weights).
+  Operation symmetric = op;
+  Tensor weights = subgraph.tensor(op.weights());
+  weights.name += "_symmetric";
+  std::fill(weights.quantisation.zeroPoint.begin(), weights.quantisation.zeroPoint.end(), 0);
+  symmetric.inputs[1] = subgraph.addTensor(std::move(weights));
+  return single(symmetric);
 }
 
 } // namespace ethosu::lowering

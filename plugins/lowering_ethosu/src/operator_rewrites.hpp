@@ -33,6 +33,7 @@ RewriteResult rewriteFullyConnectedInput(npu::Subgraph& subgraph, const npu::Ope
 RewriteResult fixupTransposeConv(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult fixupBiasTensors(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult fixupDilation(npu::Subgraph& subgraph, const npu::Operation& op);
+RewriteResult fixupAsymmetricWeights(npu::Subgraph& subgraph, const npu::Operation& op);
 
 // pass_mean.cpp
 RewriteResult convertMeanToDepthwiseConv(npu::Subgraph& subgraph, const npu::Operation& op);

@@ -13,8 +13,8 @@ using namespace npu;
 namespace {
 using RewriteFunction = RewriteResult (*)(Subgraph&, const Operation&);
 
-// set_tensor_equivalence (memory-only aliasing), reorder_depthwise_weights (weights keep TFLite layouts
-// here) and fixup_asymmetric_weights (only with Vela's --force-symmetric-int-weights) have no counterpart.
+// set_tensor_equivalence (memory-only aliasing) and reorder_depthwise_weights (weights keep TFLite layouts
+// here) have no counterpart.
 constexpr std::array kOperatorRewrites{
     RewriteFunction{convertOpsToLut},
     RewriteFunction{convertSquaredDifference},
@@ -35,6 +35,7 @@ constexpr std::array kOperatorRewrites{
     RewriteFunction{convertArgMax},
     RewriteFunction{fixupResize},
     RewriteFunction{fixupBiasTensors},
+    RewriteFunction{fixupAsymmetricWeights},
     RewriteFunction{convertTanhSigmoidToLut},
     RewriteFunction{convertQuantize},
     RewriteFunction{replacePadByHardwarePadding},

@@ -20,7 +20,10 @@ npu::AcceleratorConfig acceleratorConfigOf(const std::string& config) {
 }
 } // namespace
 
-ReferenceAccelerator::ReferenceAccelerator(const std::string& config)
-    : accelerator_(ethosu::makeAccelerator(acceleratorConfigOf(config))) {}
+std::unique_ptr<ethosu::Accelerator> makeReferenceAccelerator(const std::string& config, npu::OptionValues options) {
+  npu::AcceleratorConfig accelerator = acceleratorConfigOf(config);
+  accelerator.options = std::move(options);
+  return ethosu::makeAccelerator(accelerator);
+}
 
 } // namespace ethosu::lowering::test

@@ -292,14 +292,14 @@ std::vector<std::pair<std::string, GraphFactory>> supportedOperators() {
 BOOST_AUTO_TEST_SUITE(supported_operators)
 
 BOOST_AUTO_TEST_CASE(every_operator_vela_supports_lowers_onto_the_npu_into_operations_the_hardware_runs) {
-  const ReferenceAccelerator accelerator("C1");
+  const auto accelerator = makeReferenceAccelerator("C1");
   for (const auto& [name, build] : supportedOperators()) {
     BOOST_TEST_CONTEXT(name) {
       GraphBuilder builder;
       build(builder);
       Graph lowered;
       try {
-        lowered = lowerGraph(builder.graph, accelerator, LoweringOptions{true});
+        lowered = lowerGraph(builder.graph, *accelerator, LoweringOptions{true});
       } catch (const std::exception& error) {
         BOOST_ERROR("lowering threw: " << error.what());
         continue;
@@ -314,6 +314,25 @@ BOOST_AUTO_TEST_CASE(every_operator_vela_supports_lowers_onto_the_npu_into_opera
       }
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(asymmetric_int8_weights_run_on_the_npu_only_when_forced_symmetric_and_then_lose_their_zero_point) {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 8, 8, 8});
+  const TensorId out = builder.featureMap("conv", Shape{1, 8, 8, 8});
+  Operation& conv = builder.conv(in, out, 3);
+  builder.subgraph().tensor(conv.weights()).quantisation.zeroPoint = {3};
+  builder.output(out);
+
+  const Graph checked = lowerGraph(builder.graph, *makeReferenceAccelerator("C1"));
+  BOOST_TEST(checked.subgraphs.front().operations.front().placement == Placement::Cpu);
+
+  npu::OptionValues force;
+  force.set("force_symmetric_int_weights", true);
+  const Graph forced = lowerGraph(builder.graph, *makeReferenceAccelerator("C1", force));
+  const Operation& npu = forced.subgraphs.front().operations.front();
+  BOOST_TEST(npu.placement == Placement::Npu);
+  BOOST_TEST(forced.subgraphs.front().tensor(npu.weights()).quantisation.zeroPoint == std::vector<std::int64_t>{0});
 }
 
 BOOST_AUTO_TEST_SUITE_END()

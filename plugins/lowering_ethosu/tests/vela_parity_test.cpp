@@ -23,7 +23,7 @@
 
 using namespace npu;
 using namespace ethosu::lowering;
-using ethosu::lowering::test::ReferenceAccelerator;
+using ethosu::lowering::test::makeReferenceAccelerator;
 
 namespace {
 
@@ -229,14 +229,14 @@ BOOST_AUTO_TEST_CASE(every_shared_model_places_and_schedules_as_many_operations_
     BOOST_TEST_MESSAGE("NPU_PIPELINE_MODELS is not set; skipped");
     return;
   }
-  std::map<std::string, std::unique_ptr<ReferenceAccelerator>> accelerators;
+  std::map<std::string, std::unique_ptr<ethosu::Accelerator>> accelerators;
   std::map<std::string, Graph> inputs;
   int compared = 0;
   int matched = 0;
   for (const ReferenceRow& row : readIndex(*reference / "INDEX.tsv")) {
     auto& accelerator = accelerators[row.config];
     if (!accelerator) {
-      accelerator = std::make_unique<ReferenceAccelerator>(row.config);
+      accelerator = makeReferenceAccelerator(row.config);
     }
     auto input = inputs.find(row.model);
     if (input == inputs.end()) {
@@ -280,7 +280,7 @@ BOOST_AUTO_TEST_CASE(the_npu_operations_follow_the_sequence_of_velas_per_layer_c
     BOOST_TEST_MESSAGE("NPU_PIPELINE_MODELS is not set; skipped");
     return;
   }
-  const ReferenceAccelerator accelerator("C1");
+  const auto accelerator = makeReferenceAccelerator("C1");
   std::size_t totalRows = 0;
   std::size_t totalMatching = 0;
   for (const ReferenceRow& row : readIndex(*reference / "INDEX.tsv")) {
@@ -289,7 +289,7 @@ BOOST_AUTO_TEST_CASE(the_npu_operations_follow_the_sequence_of_velas_per_layer_c
     }
     const auto csv = *reference / "vela310" / "C1" / row.model / (row.model + "_per-layer.csv");
     const std::vector<std::string> vela = perLayerRows(csv);
-    const Graph lowered = lowerGraph(tflite_frontend::readModelFile(*models / (row.model + ".tflite")), accelerator);
+    const Graph lowered = lowerGraph(tflite_frontend::readModelFile(*models / (row.model + ".tflite")), *accelerator);
     const std::vector<std::string> ours = npuOperationRows(lowered);
     const std::size_t matching = matchingRows(ours, vela);
     totalRows += std::max(ours.size(), vela.size());
@@ -319,7 +319,7 @@ BOOST_AUTO_TEST_CASE(the_npu_operations_have_velas_ofm_shapes_and_kernels) {
     return;
   }
   for (const std::string config : {"C1", "C3"}) {
-    const ReferenceAccelerator accelerator(config);
+    const auto accelerator = makeReferenceAccelerator(config);
     std::size_t total = 0;
     std::size_t same = 0;
     for (const ReferenceRow& row : readIndex(*reference / "INDEX.tsv")) {
@@ -330,7 +330,7 @@ BOOST_AUTO_TEST_CASE(the_npu_operations_have_velas_ofm_shapes_and_kernels) {
       BOOST_TEST_CONTEXT(config << "/" << row.model) {
         const std::vector<ScheduledOperation> vela = scheduledOperations(schedule);
         const std::vector<ScheduledOperation> ours = ourScheduledOperations(
-            lowerGraph(tflite_frontend::readModelFile(*models / (row.model + ".tflite")), accelerator));
+            lowerGraph(tflite_frontend::readModelFile(*models / (row.model + ".tflite")), *accelerator));
         BOOST_TEST(ours.size() == vela.size());
         for (std::size_t i = 0; i < std::min(ours.size(), vela.size()); ++i) {
           ++total;
