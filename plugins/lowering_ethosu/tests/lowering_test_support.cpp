@@ -109,9 +109,9 @@ Operation& GraphBuilder::conv(TensorId ifm, TensorId ofm, int kernel, int stride
   return op;
 }
 
-GraphBuilder lstmOverTwoTimeSteps() {
+GraphBuilder lstmOverTwoTimeSteps(int batches, bool timeMajor) {
   GraphBuilder builder;
-  const TensorId in = builder.input("in", Shape{1, 2, 3});
+  const TensorId in = builder.input("in", timeMajor ? Shape{2, batches, 3} : Shape{batches, 2, 3});
   std::vector<TensorId> inputs{in};
   for (const char* gate : {"input", "forget", "cell", "output"}) {
     inputs.push_back(builder.weights(std::string(gate) + "_w", Shape{4, 3}));
@@ -125,16 +125,18 @@ GraphBuilder lstmOverTwoTimeSteps() {
         builder.constant(std::string(gate) + "_b", Shape{4}, DataType::Int32, std::vector<std::int64_t>(4, 0)));
   }
   inputs.insert(inputs.end(), 2, kNoTensor); // no projection
-  const TensorId outputState = builder.featureMap("ostate", Shape{1, 4}, DataType::Int8, 0.02, 0);
-  const TensorId cellState = builder.featureMap("cstate", Shape{1, 4}, DataType::Int16, 1.0 / 2048, 0);
+  const TensorId outputState = builder.featureMap("ostate", Shape{batches, 4}, DataType::Int8, 0.02, 0);
+  const TensorId cellState = builder.featureMap("cstate", Shape{batches, 4}, DataType::Int16, 1.0 / 2048, 0);
   builder.subgraph().tensor(outputState).isVariable = true;
   builder.subgraph().tensor(cellState).isVariable = true;
   inputs.push_back(outputState);
   inputs.push_back(cellState);
   inputs.insert(inputs.end(), 4, kNoTensor); // no layer normalisation
-  const TensorId out = builder.featureMap("seq", Shape{1, 2, 4}, DataType::Int8, 0.02, 0);
+  const TensorId out =
+      builder.featureMap("seq", timeMajor ? Shape{2, batches, 4} : Shape{batches, 2, 4}, DataType::Int8, 0.02, 0);
   Operation& lstm =
       builder.operation(OpType::UnidirectionalSequenceLstm, "UNIDIRECTIONAL_SEQUENCE_LSTM", inputs, {out});
+  lstm.attributes.set("time_major", timeMajor);
   for (int i = 0; i < 5; ++i) {
     lstm.intermediates.push_back(builder.featureMap("hidden" + std::to_string(i), Shape{4}, DataType::Int8, 0.01, 0));
   }

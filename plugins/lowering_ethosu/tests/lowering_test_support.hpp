@@ -86,9 +86,9 @@ public:
   void output(npu::TensorId tensor) { subgraph().outputs.push_back(tensor); }
 };
 
-/// UNIDIRECTIONAL_SEQUENCE_LSTM "seq" over 2 time steps of 3 features into 4 cells, batch 1, int8 with an
-/// int16 cell state (TensorFlow Lite's operand order; variable states "ostate" and "cstate").
-GraphBuilder lstmOverTwoTimeSteps();
+/// UNIDIRECTIONAL_SEQUENCE_LSTM "seq" over 2 time steps of 3 features into 4 cells, int8 with an int16 cell
+/// state (TensorFlow Lite's operand order; variable states "ostate" and "cstate").
+GraphBuilder lstmOverTwoTimeSteps(int batches = 1, bool timeMajor = false);
 
 /// Lowers with verification after every pass.
 npu::Graph lowerForTest(npu::Graph graph, const FakeAccelerator& accelerator);

@@ -81,4 +81,38 @@ BOOST_AUTO_TEST_CASE(the_states_are_written_into_the_variable_tensors_buffers) {
   BOOST_TEST(find("output_state#0.0_tanh").activation->type == OpType::Tanh);
 }
 
+BOOST_AUTO_TEST_CASE(a_batch_of_two_is_unrolled_per_batch_reading_and_writing_its_row_of_the_states) {
+  const Graph lowered = lowerForTest(lstmOverTwoTimeSteps(2).graph, FakeAccelerator{});
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  BOOST_TEST(subgraph.operations.size() == 2U * 2U * 18U);
+  int checked = 0;
+  for (const Operation& op : subgraph.operations) {
+    if (op.name == "cell_state#1.0_add") {
+      ++checked;
+      BOOST_REQUIRE(op.writeOffset.has_value());
+      BOOST_TEST(*op.writeOffset == (Shape4{0, 0, 1, 0})); // batch 1 of the [2, 4] cell state
+    }
+    if (op.name == "seq#1.1") {
+      ++checked;
+      BOOST_TEST(*op.writeOffset == (Shape4{0, 1, 1, 0})); // batch 1, time 1 of the [2, 2, 4] output
+    }
+  }
+  BOOST_TEST(checked == 2);
+}
+
+BOOST_AUTO_TEST_CASE(a_time_major_lstm_computes_all_batches_in_each_step) {
+  const Graph lowered = lowerForTest(lstmOverTwoTimeSteps(3, true).graph, FakeAccelerator{});
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  BOOST_TEST(subgraph.operations.size() == 2U * 18U);
+  int checked = 0;
+  for (const Operation& op : subgraph.operations) {
+    if (op.name == "seq#0.1") {
+      ++checked;
+      BOOST_TEST(*op.writeOffset == (Shape4{0, 1, 0, 0})); // time 1 of the [2, 3, 4] output
+      BOOST_TEST(op.ifmShapes[0] == (Shape4{1, 1, 3, 4}));
+    }
+  }
+  BOOST_TEST(checked == 1);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
