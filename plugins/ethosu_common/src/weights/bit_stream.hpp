@@ -12,27 +12,38 @@
 
 namespace ethosu::weights::detail {
 
+/// Appends to a byte vector; whole bytes go out as soon as they are complete.
 class BitWriter {
 public:
-  /// Appends the `bitCount` low bits of `value`, least significant first.
-  void put(int bitCount, std::uint32_t value) {
-    for (int bit = 0; bit < bitCount; ++bit) {
-      const std::size_t byteIndex = bitPosition_ >> 3U;
-      if (byteIndex == bytes_.size()) {
-        bytes_.push_back(0);
-      }
-      if (((value >> static_cast<unsigned>(bit)) & 1U) != 0) {
-        bytes_[byteIndex] = static_cast<std::uint8_t>(bytes_[byteIndex] | (1U << (bitPosition_ & 7U)));
-      }
-      ++bitPosition_;
+  explicit BitWriter(std::vector<std::uint8_t>& bytes) : bytes_(bytes), startByte_(bytes.size()) {}
+  BitWriter(const BitWriter&) = delete;
+  BitWriter& operator=(const BitWriter&) = delete;
+  /// Writes out an incomplete last byte, its unwritten bits zero.
+  ~BitWriter() {
+    if (pendingBits_ > 0) {
+      bytes_.push_back(static_cast<std::uint8_t>(pending_ & 0xffU));
     }
   }
-  [[nodiscard]] std::size_t bitPosition() const { return bitPosition_; }
-  [[nodiscard]] std::vector<std::uint8_t> release() && { return std::move(bytes_); }
+
+  /// Appends the `bitCount` (0..32) low bits of `value`, least significant first.
+  void put(int bitCount, std::uint32_t value) {
+    const std::uint64_t mask = (std::uint64_t{1} << static_cast<unsigned>(bitCount)) - 1U;
+    pending_ |= (value & mask) << pendingBits_;
+    pendingBits_ += static_cast<unsigned>(bitCount);
+    while (pendingBits_ >= 8U) {
+      bytes_.push_back(static_cast<std::uint8_t>(pending_ & 0xffU));
+      pending_ >>= 8U;
+      pendingBits_ -= 8U;
+    }
+  }
+  /// Bits written through this writer.
+  [[nodiscard]] std::size_t bitPosition() const { return (bytes_.size() - startByte_) * 8U + pendingBits_; }
 
 private:
-  std::vector<std::uint8_t> bytes_;
-  std::size_t bitPosition_ = 0;
+  std::vector<std::uint8_t>& bytes_;
+  std::size_t startByte_;
+  std::uint64_t pending_ = 0; ///< bits of the incomplete byte (fewer than 8 before each put)
+  unsigned pendingBits_ = 0;
 };
 
 class BitReader {

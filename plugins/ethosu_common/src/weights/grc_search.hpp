@@ -2,8 +2,15 @@
 
 // Choice of Golomb-Rice (GRC) parameters along a symbol sequence: a shortest-path search over the
 // parameter sets where each symbol costs its coded length and each change of parameters costs a slice
-// header (Vela: ethosu/mlw_codec/mlw_encode.c, search_grc_params).
+// header (Vela: ethosu/mlw_codec/mlw_encode.c, search_grc_params). Same decisions and tie-breaking as
+// the reference: a parameter switches to the cheapest one (lowest index among equals) only when that is
+// strictly cheaper, and the walk back starts from the cheapest final parameter.
+//
+// The searches keep each parameter's cost relative to the cheapest one, capped at 127: only whether a
+// cost exceeds the change cost (40 or 0) and its minimum with it decide anything, so the cap changes no
+// decision while the weight search fits 16 parameters of 16 bits in two SIMD registers.
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -14,15 +21,23 @@ namespace ethosu::weights::detail {
 struct GrcSegment {
   int parameter = 0; ///< index into kWeightGrcParameters, or the zero-run divisor
   std::int64_t end = 0;
+  friend bool operator==(const GrcSegment&, const GrcSegment&) = default;
 };
 
-enum class SymbolKind : std::uint8_t { Weights, ZeroRuns };
+/// Memory the searches reuse from one call to the next: the relative costs before each symbol.
+struct GrcSearchScratch {
+  std::vector<std::array<std::int8_t, 16>> weightCosts;
+  std::vector<std::array<std::int8_t, 4>> zeroRunCosts;
+};
 
-/// Best parameter segments for `symbols`. `uncompressedBits` prices the uncompressed weight parameter;
-/// changing parameters right after one of `freeChangePositions` costs nothing (the weight stream
-/// already starts a new slice there).
-[[nodiscard]] std::vector<GrcSegment> searchGrcParameters(std::span<const int> symbols, SymbolKind kind,
-                                                          int uncompressedBits,
-                                                          std::span<const std::int64_t> freeChangePositions);
+/// Best parameter segments for weight symbols (0..511). `uncompressedBits` prices the uncompressed
+/// parameter (kWeightGrcParameters' last entry) per symbol.
+void searchWeightParameters(std::span<const int> symbols, int uncompressedBits, GrcSearchScratch& scratch,
+                            std::vector<GrcSegment>& segments);
+
+/// Best divisors (0..3) for zero-run lengths. Changing divisors right after the end of one of
+/// `weightSegments` costs nothing: the weight stream already starts a new slice there.
+void searchZeroRunParameters(std::span<const int> runs, std::span<const GrcSegment> weightSegments,
+                             GrcSearchScratch& scratch, std::vector<GrcSegment>& segments);
 
 } // namespace ethosu::weights::detail

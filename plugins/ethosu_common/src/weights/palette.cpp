@@ -10,7 +10,9 @@ namespace {
 
 constexpr int kWeightSlots = 512; // weights -256..255, slot = weight + 256
 
-[[nodiscard]] constexpr std::size_t slotOf(int weight) { return static_cast<std::size_t>(weight + 256); }
+[[nodiscard]] constexpr std::size_t slotOf(int weight) {
+  return static_cast<std::size_t>(weight + 256);
+}
 
 /// Bits needed to index a palette of `size` entries (0 for one entry or none).
 [[nodiscard]] int paletteIndexBits(std::int64_t size) {
@@ -42,6 +44,11 @@ public:
   }
 
 private:
+  /// Enough of the latest non-zero positions for the largest window (512, doubled, plus two).
+  static constexpr std::int64_t kRecentNonZeros = 2048;
+  /// Every window is a multiple of the smallest.
+  static constexpr std::int64_t kSmallestWindow = 32;
+
   void visit(std::int64_t position) {
     const int weight = weights_[static_cast<std::size_t>(position)];
     const bool excludeZero = zeroCount_ > (position - sectionStart_) / 4;
@@ -63,8 +70,15 @@ private:
     lastSeen_[slotOf(weight)] = position;
     if (weight == 0) {
       ++zeroCount_;
+    } else {
+      recentNonZeros_[static_cast<std::size_t>(nonZeroCount_ % kRecentNonZeros)] = position;
+      ++nonZeroCount_;
     }
 
+    const std::int64_t nonZeros = position - sectionStart_ - zeroCount_;
+    if (nonZeros <= 0 || nonZeros % kSmallestWindow != 0) {
+      return; // no window is due, and nothing changes that could make a later one due
+    }
     for (const int window : {32, 64, 128, 256, 512}) {
       considerNewPalette(position, window * (havePalette_ ? 2 : 1), excludeZero);
     }
@@ -77,9 +91,8 @@ private:
     if (nonZeros <= 0 || nonZeros % window != 0) {
       return;
     }
-    const std::int64_t candidateStart = startOfLastNonZeros(position, window + 1);
-    const auto candidateSize = static_cast<std::int64_t>(
-        std::count_if(lastSeen_.begin(), lastSeen_.end(), [&](std::int64_t seen) { return seen >= candidateStart; }));
+    const std::int64_t candidateStart = startOfLastNonZeros(window + 1);
+    const std::int64_t candidateSize = distinctValuesFrom(candidateStart, position);
     const std::int64_t excluded = excludeZero ? 1 : 0;
     const std::int64_t newBits = paletteIndexBits(candidateSize - excluded);
 
@@ -106,24 +119,32 @@ private:
     zeroCount_ = std::count(begin, weights_.begin() + position + 1, std::int16_t{0});
   }
 
-  /// Walks back from `position` (not before the section start) until `count` non-zero weights were
-  /// passed; returns where it stopped.
-  [[nodiscard]] std::int64_t startOfLastNonZeros(std::int64_t position, std::int64_t count) const {
-    std::int64_t passed = 0;
-    std::int64_t cursor = position;
-    for (; cursor > sectionStart_; --cursor) {
-      if (weights_[static_cast<std::size_t>(cursor)] != 0) {
-        if (passed == count) {
-          break;
-        }
-        ++passed;
+  /// Where a walk back from the current position (not before the section start) stops after passing
+  /// `count` non-zero weights: at the next non-zero weight, the (count + 1)-th latest one.
+  [[nodiscard]] std::int64_t startOfLastNonZeros(std::int64_t count) const {
+    if (nonZeroCount_ > count) {
+      const std::int64_t stop =
+          recentNonZeros_[static_cast<std::size_t>((nonZeroCount_ - count - 1) % kRecentNonZeros)];
+      if (stop > sectionStart_) {
+        return stop;
       }
     }
-    return cursor;
+    return sectionStart_;
+  }
+
+  /// Distinct values among the weights first..last: those whose latest occurrence is in the range.
+  [[nodiscard]] std::int64_t distinctValuesFrom(std::int64_t first, std::int64_t last) const {
+    std::int64_t distinct = 0;
+    for (std::int64_t position = first; position <= last; ++position) {
+      distinct += lastSeen_[slotOf(weights_[static_cast<std::size_t>(position)])] == position ? 1 : 0;
+    }
+    return distinct;
   }
 
   std::span<const std::int16_t> weights_;
   std::array<std::int64_t, kWeightSlots> lastSeen_{};
+  std::array<std::int64_t, kRecentNonZeros> recentNonZeros_; // only entries written are read: no fill
+  std::int64_t nonZeroCount_ = 0;
   std::vector<std::size_t> sectionStarts_;
   std::int64_t sectionStart_ = 0;
   std::int64_t zeroCount_ = 0;
@@ -192,51 +213,48 @@ SectionPalette choosePalette(std::span<const std::int16_t> section) {
   palette.zeroRuns = useZeroRuns(frequency);
 
   // Candidate entries keyed by (count, code) so that sorting puts the most frequent first and breaks
-  // ties by the larger code (mlw_encode.c: create_palette).
+  // ties by the larger code (mlw_encode.c: create_palette). The reference sorts all 512 codes; the
+  // ones that do not occur sort last and are never taken, so only the others are kept.
   std::array<std::uint64_t, kWeightSlots> candidates{};
+  std::size_t candidateCount = 0;
   std::int64_t codedWeights = 0;
   int largestCode = 0;
+  int smallestCode = kWeightSlots;
   for (int weight = -255; weight < 256; ++weight) {
-    if (weight == 0 && palette.zeroRuns) {
+    const std::int64_t count = frequency[slotOf(weight)];
+    if (count == 0 || (weight == 0 && palette.zeroRuns)) {
       continue;
     }
     const int code = signMagnitudeOf(weight);
-    const std::int64_t count = frequency[slotOf(weight)];
-    candidates[static_cast<std::size_t>(code)] = (static_cast<std::uint64_t>(count) << 16U) | static_cast<std::uint64_t>(code);
+    candidates[candidateCount++] = (static_cast<std::uint64_t>(count) << 16U) | static_cast<std::uint64_t>(code);
     codedWeights += count;
-    if (count > 0) {
-      largestCode = std::max(largestCode, code);
-    }
+    largestCode = std::max(largestCode, code);
+    smallestCode = std::min(smallestCode, code);
   }
   const auto countOf = [](std::uint64_t candidate) { return static_cast<std::int64_t>(candidate >> 16U); };
 
-  // Direct codes skip the unused codes around zero.
-  int directOffset = 0;
-  while (directOffset < 31 && countOf(candidates[static_cast<std::size_t>(directOffset)]) == 0) {
-    ++directOffset;
-  }
-  palette.directOffset = directOffset;
-
-  std::sort(candidates.begin(), candidates.end(), std::greater<>());
-  palette.onlyZeros = countOf(candidates[0]) == 0;
-  if (palette.onlyZeros) {
-    palette.directOffset = 0;
-  }
-  palette.onlyPalette = countOf(candidates[0]) > 0 && countOf(candidates[kMaxPaletteSize]) == 0;
+  palette.onlyZeros = candidateCount == 0;
+  // Direct codes skip the unused codes around zero (at most 31 of them).
+  palette.directOffset = palette.onlyZeros ? 0 : std::min(smallestCode, 31);
+  palette.onlyPalette = candidateCount > 0 && candidateCount <= static_cast<std::size_t>(kMaxPaletteSize);
 
   // Direct symbols must stay below 512 after the palette indices are put in front of them.
   int maxPaletteSize = palette.onlyPalette ? kMaxPaletteSize : std::min(kMaxPaletteSize, 511 - largestCode);
   if (maxPaletteSize == 1) {
     maxPaletteSize = 0;
   }
+  const std::size_t paletteCandidates = std::min(candidateCount, static_cast<std::size_t>(maxPaletteSize));
+  std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(paletteCandidates),
+                    candidates.begin() + static_cast<std::ptrdiff_t>(candidateCount), std::greater<>());
   std::vector<int> entries;
+  entries.reserve(paletteCandidates + 1);
   std::int64_t paletteWeights = 0;
   int largestEntry = 0;
-  for (int index = 0; index < maxPaletteSize && countOf(candidates[static_cast<std::size_t>(index)]) > 0; ++index) {
-    const auto code = static_cast<int>(candidates[static_cast<std::size_t>(index)] & 0xffffU);
+  for (std::size_t index = 0; index < paletteCandidates; ++index) {
+    const auto code = static_cast<int>(candidates[index] & 0xffffU);
     entries.push_back(code);
     largestEntry = std::max(largestEntry, code);
-    paletteWeights += countOf(candidates[static_cast<std::size_t>(index)]);
+    paletteWeights += countOf(candidates[index]);
   }
   if (entries.size() == 1) {
     entries.push_back(0); // the hardware has no one-entry palettes

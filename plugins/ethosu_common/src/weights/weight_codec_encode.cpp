@@ -1,14 +1,17 @@
 // Encoder of the Ethos-U compressed weight stream (behaviour of Vela's ethosu/mlw_codec/mlw_encode.c:
-// mlw_encode, encode_section, encode_slice).
+// mlw_encode, encode_section, encode_slice). Each palette section is planned first (palette, symbols,
+// parameter segments); its slices are then either written or only counted, from the same plan.
 
 #include "ethosu/weights/weight_codec.hpp"
 
 #include "bit_stream.hpp"
+#include "codec_workspace.hpp"
 #include "grc_search.hpp"
 #include "palette.hpp"
 #include "stream_format.hpp"
 
 #include "npu/core/diagnostics.hpp"
+#include "npu/core/shape.hpp"
 
 #include <algorithm>
 #include <array>
@@ -23,12 +26,15 @@ using namespace detail;
 /// One chunk of a weight or zero-run symbol stream: unary parts of the quotients and the remainders of
 /// the symbols that completed in it (written one chunk later, interleaved with the next chunk).
 struct Chunk {
-  std::uint32_t unary = 0;        ///< weights: first unary field (WUNARY0); zero runs: ZUNARY
-  std::uint32_t secondUnary = 0;  ///< weights only: WUNARY1
+  std::uint32_t unary = 0;       ///< weights: first unary field (WUNARY0); zero runs: ZUNARY
+  std::uint32_t secondUnary = 0; ///< weights only: WUNARY1
   int secondUnaryBits = 0;
   std::array<int, kWeightUnaryBits> remainders{}; ///< a chunk completes at most 12 symbols
   int remainderCount = 0;
 };
+
+/// Which of the two symbol streams of a slice a Chunker cuts.
+enum class SymbolKind : std::uint8_t { Weights, ZeroRuns };
 
 /// Cuts a symbol sequence into chunks of `slots` unary slots. Quotients are sent in unary: a weight
 /// slot holds up to 2 (3 when truncated) of the quotient, a zero-run slot holds 1. Past the end, the
@@ -176,18 +182,25 @@ void writeSlice(BitWriter& writer, const SliceInput& slice) {
 /// last one. A section of only zeros codes its first zero as a symbol so that the slice is not empty.
 void splitSymbols(std::span<const std::int16_t> section, const SectionPalette& palette, std::vector<int>& symbols,
                   std::vector<int>& zeroRuns) {
+  symbols.clear();
+  zeroRuns.clear();
   std::size_t position = 0;
-  while (true) {
-    if (palette.zeroRuns) {
-      int run = 0;
-      if (!palette.onlyZeros || position > 0) {
-        while (position < section.size() && section[position] == 0) {
-          ++run;
-          ++position;
-        }
-      }
-      zeroRuns.push_back(run);
+  if (!palette.zeroRuns) {
+    symbols.resize(section.size());
+    for (; position < section.size(); ++position) {
+      symbols[position] = palette.symbolOf(section[position]);
     }
+    return;
+  }
+  while (true) {
+    int run = 0;
+    if (!palette.onlyZeros || position > 0) {
+      while (position < section.size() && section[position] == 0) {
+        ++run;
+        ++position;
+      }
+    }
+    zeroRuns.push_back(run);
     if (position == section.size()) {
       break;
     }
@@ -196,30 +209,34 @@ void splitSymbols(std::span<const std::int16_t> section, const SectionPalette& p
   }
 }
 
-std::vector<std::int64_t> segmentEnds(const std::vector<GrcSegment>& segments) {
-  std::vector<std::int64_t> ends;
-  ends.reserve(segments.size());
-  for (const GrcSegment& segment : segments) {
-    ends.push_back(segment.end);
+constexpr int kUncompressedParameter = static_cast<int>(kWeightGrcParameters.size()) - 1;
+/// Palette indices or direct codes of at most 9 bits (SectionPalette::uncompressedSymbolBits).
+constexpr int kMaxUncompressedBits = 9;
+
+/// The decisions for one palette section; symbols and segments are in the workspace.
+struct SectionPlan {
+  SectionPalette palette;
+  int uncompressedBits = 0;
+};
+
+void planSection(std::span<const std::int16_t> section, CodecWorkspace& workspace, SectionPlan& plan) {
+  plan.palette = choosePalette(section);
+  plan.uncompressedBits = plan.palette.uncompressedSymbolBits();
+  splitSymbols(section, plan.palette, workspace.symbols, workspace.zeroRuns);
+  searchWeightParameters(workspace.symbols, plan.uncompressedBits, workspace.search, workspace.weightSegments);
+  workspace.zeroRunSegments.clear();
+  if (plan.palette.zeroRuns) {
+    searchZeroRunParameters(workspace.zeroRuns, workspace.weightSegments, workspace.search, workspace.zeroRunSegments);
   }
-  return ends;
 }
 
-void writeSection(BitWriter& writer, std::span<const std::int16_t> section) {
-  const SectionPalette palette = choosePalette(section);
-  const int uncompressedBits = palette.uncompressedSymbolBits();
-  std::vector<int> symbols;
-  std::vector<int> zeroRuns;
-  splitSymbols(section, palette, symbols, zeroRuns);
-
-  const std::vector<GrcSegment> weightSegments =
-      searchGrcParameters(symbols, SymbolKind::Weights, uncompressedBits, {});
-  std::vector<GrcSegment> zeroRunSegments;
-  if (palette.zeroRuns) {
-    zeroRunSegments = searchGrcParameters(zeroRuns, SymbolKind::ZeroRuns, 0, segmentEnds(weightSegments));
-  }
-
-  // A slice ends where either parameter choice changes, or after 32767 weights.
+/// Calls `visit(SliceInput)` for each slice of a planned section, in stream order. A slice ends where
+/// either parameter choice changes, or after 32767 weights.
+template <typename Visit>
+void forEachSlice(const SectionPlan& plan, const CodecWorkspace& workspace, Visit&& visit) {
+  const std::vector<int>& symbols = workspace.symbols;
+  const std::vector<GrcSegment>& weightSegments = workspace.weightSegments;
+  const std::vector<GrcSegment>& zeroRunSegments = workspace.zeroRunSegments;
   const auto symbolCount = static_cast<std::int64_t>(symbols.size());
   std::size_t weightSegment = 0;
   std::size_t zeroRunSegment = 0;
@@ -237,18 +254,21 @@ void writeSection(BitWriter& writer, std::span<const std::int16_t> section) {
 
     SliceInput slice;
     slice.weightSymbols = std::span<const int>(symbols).subspan(static_cast<std::size_t>(position),
-                                                                 static_cast<std::size_t>(end - position));
-    if (palette.zeroRuns) {
+                                                                static_cast<std::size_t>(end - position));
+    if (plan.palette.zeroRuns) {
       // The first slice also codes the zeros in front of its first weight.
       const auto first = static_cast<std::size_t>(position + (newPalette ? 0 : 1));
-      slice.zeroRuns = std::span<const int>(zeroRuns).subspan(first, slice.weightSymbols.size() + (newPalette ? 1 : 0));
+      slice.zeroRuns =
+          std::span<const int>(workspace.zeroRuns).subspan(first, slice.weightSymbols.size() + (newPalette ? 1 : 0));
       slice.zeroRunDivisorBits = zeroRunSegments[zeroRunSegment].parameter;
     }
-    slice.palette = &palette;
+    slice.palette = &plan.palette;
     slice.newPalette = newPalette;
-    slice.uncompressedBits = uncompressedBits;
+    slice.uncompressedBits = plan.uncompressedBits;
     slice.weightParameter = weightSegments[weightSegment].parameter;
-    writeSlice(writer, slice);
+    npu::require(slice.weightParameter != kUncompressedParameter || plan.uncompressedBits <= kMaxUncompressedBits,
+                 "the parameter search picks uncompressed weights only where the section allows them");
+    visit(slice);
     newPalette = false;
 
     if (weightSegment < weightSegments.size() && weightSegments[weightSegment].end == end) {
@@ -261,6 +281,56 @@ void writeSection(BitWriter& writer, std::span<const std::int16_t> section) {
   }
 }
 
+/// Unary slots and second unary bits of symbols whose quotients fill `QuotientPerSlot` per slot
+/// (Chunker::fillSlot): a quotient q takes q / step + 1 slots, of which ceil(q / step) are non-zero.
+template <int QuotientPerSlot>
+void countWeightSlots(std::span<const int> symbols, int divisorBits, std::int64_t& slots,
+                      std::int64_t& secondUnaryBits) {
+  for (const int symbol : symbols) {
+    const int quotient = symbol >> divisorBits;
+    slots += quotient / QuotientPerSlot + 1;
+    secondUnaryBits += (quotient + QuotientPerSlot - 1) / QuotientPerSlot;
+  }
+}
+
+/// The bits writeSlice writes for `slice`: every chunk's unary fields and every symbol's remainder.
+std::int64_t sliceBits(const SliceInput& slice) {
+  const SectionPalette& palette = *slice.palette;
+  const GrcParameter& weightGrc = kWeightGrcParameters[static_cast<std::size_t>(slice.weightParameter)];
+  std::int64_t bits = 3 + kSliceLengthBits + 3 + 1 + 1;
+  if (slice.newPalette) {
+    bits += 5 + 5 + 3 + std::int64_t{palette.size()} * palette.entryBits;
+  }
+
+  const auto weightCount = static_cast<std::int64_t>(slice.weightSymbols.size());
+  const int weightDivisor = weightGrc.uncompressed ? slice.uncompressedBits : weightGrc.divisorBits;
+  if (weightCount > 0) {
+    std::int64_t slots = 0;
+    std::int64_t secondUnaryBits = 0;
+    if (weightGrc.truncated) {
+      countWeightSlots<3>(slice.weightSymbols, weightDivisor, slots, secondUnaryBits);
+    } else {
+      countWeightSlots<2>(slice.weightSymbols, weightDivisor, slots, secondUnaryBits);
+    }
+    const int slotsPerChunk = weightSymbolsPerChunk(weightGrc.uncompressed, weightDivisor);
+    if (!weightGrc.uncompressed) {
+      bits += npu::divRoundUp(slots, std::int64_t{slotsPerChunk}) * kWeightUnaryBits + secondUnaryBits;
+    }
+    bits += weightCount * weightDivisor;
+  }
+
+  const auto runCount = static_cast<std::int64_t>(slice.zeroRuns.size());
+  if (palette.zeroRuns && runCount > 0) {
+    std::int64_t slots = runCount;
+    for (const int run : slice.zeroRuns) {
+      slots += run >> slice.zeroRunDivisorBits;
+    }
+    const int slotsPerChunk = zeroRunUnaryBits(slice.zeroRunDivisorBits);
+    bits += npu::divRoundUp(slots, std::int64_t{slotsPerChunk}) * slotsPerChunk + runCount * slice.zeroRunDivisorBits;
+  }
+  return bits;
+}
+
 void checkRange(std::span<const std::int16_t> weights) {
   const auto outside = std::find_if(weights.begin(), weights.end(),
                                     [](std::int16_t weight) { return weight < kMinWeight || weight > kMaxWeight; });
@@ -271,26 +341,61 @@ void checkRange(std::span<const std::int16_t> weights) {
   }
 }
 
-} // namespace
-
-std::vector<std::uint8_t> encodeWeightStream(std::span<const std::int16_t> weights) {
-  checkRange(weights);
-  if (weights.empty()) {
-    return {};
-  }
-  BitWriter writer;
+/// Calls `visit(SliceInput)` for every slice of the stream of `weights`, section by section.
+template <typename Visit>
+void forEachPlannedSlice(std::span<const std::int16_t> weights, CodecWorkspace& workspace, Visit&& visit) {
   const std::vector<std::size_t> starts = findPaletteSections(weights);
+  SectionPlan plan;
   for (std::size_t index = 0; index < starts.size(); ++index) {
     const std::size_t end = index + 1 < starts.size() ? starts[index + 1] : weights.size();
-    writeSection(writer, weights.subspan(starts[index], end - starts[index]));
+    planSection(weights.subspan(starts[index], end - starts[index]), workspace, plan);
+    forEachSlice(plan, workspace, visit);
   }
+}
+
+} // namespace
+
+namespace detail {
+
+void appendWeightStream(std::span<const std::int16_t> weights, CodecWorkspace& workspace,
+                        std::vector<std::uint8_t>& stream) {
+  checkRange(weights);
+  if (weights.empty()) {
+    return;
+  }
+  BitWriter writer(stream);
+  forEachPlannedSlice(weights, workspace, [&](const SliceInput& slice) { writeSlice(writer, slice); });
   // End marker, then ones up to the next byte and 0xff bytes up to the next 16 bytes.
   writer.put(3, kEndOfStream);
   writer.put(static_cast<int>((8 - (writer.bitPosition() & 7U)) & 7U), 0xffU);
   while ((writer.bitPosition() % kStreamAlignmentBits) != 0) {
     writer.put(8, 0xffU);
   }
-  return std::move(writer).release();
+}
+
+std::int64_t weightStreamSize(std::span<const std::int16_t> weights, CodecWorkspace& workspace) {
+  checkRange(weights);
+  if (weights.empty()) {
+    return 0;
+  }
+  std::int64_t bits = 0;
+  forEachPlannedSlice(weights, workspace, [&](const SliceInput& slice) { bits += sliceBits(slice); });
+  const std::int64_t endMarkerBits = 3;
+  return npu::roundUp(bits + endMarkerBits, std::int64_t{kStreamAlignmentBits}) / 8;
+}
+
+} // namespace detail
+
+std::vector<std::uint8_t> encodeWeightStream(std::span<const std::int16_t> weights) {
+  CodecWorkspace workspace;
+  std::vector<std::uint8_t> stream;
+  appendWeightStream(weights, workspace, stream);
+  return stream;
+}
+
+std::int64_t encodedWeightStreamSize(std::span<const std::int16_t> weights) {
+  CodecWorkspace workspace;
+  return weightStreamSize(weights, workspace);
 }
 
 } // namespace ethosu::weights

@@ -1,6 +1,6 @@
 #include "ethosu/weights/weight_stream.hpp"
 
-#include "ethosu/weights/weight_codec.hpp"
+#include "codec_workspace.hpp"
 
 #include "npu/core/diagnostics.hpp"
 #include "npu/core/shape.hpp"
@@ -83,8 +83,13 @@ npu::EncodedWeights encodeWeightsAndScales(const WeightStreamInput& input, const
   reorder.subKernelMaxWidth = config.subKernelMaxWidth;
   reorder.subKernelMaxHeight = config.subKernelMaxHeight;
 
+  // Encoding for a size only (the schedulers' candidates) plans every slice like the encoder but
+  // writes no bits; each thread keeps its codec buffers from one stream to the next.
+  thread_local detail::CodecWorkspace workspace;
   npu::EncodedWeights result;
   std::vector<std::uint8_t> stream;
+  std::vector<std::uint8_t> coreScales;
+  std::int64_t position = 0;
   const int activeCores = std::min(config.cores, ofmDepth);
   for (std::size_t index = 0; index + 1 < depthSlices.size(); ++index) {
     const int first = depthSlices[index];
@@ -94,30 +99,40 @@ npu::EncodedWeights encodeWeightsAndScales(const WeightStreamInput& input, const
     npu::EncodedWeightSlice sliceInfo;
     sliceInfo.depthStart = first;
     sliceInfo.depthEnd = first + length;
-    sliceInfo.offset = static_cast<std::int64_t>(stream.size());
+    sliceInfo.offset = position;
     for (int core = 0; core < config.cores; ++core) {
-      const auto coreStart = static_cast<std::int64_t>(stream.size());
       // Each core works on its round-robin share of the block's OFM channels.
       const int coreBlockDepth = (ofmBlockDepth + config.cores - 1 - core) / config.cores;
-      if (core < activeCores && coreBlockDepth != 0) {
-        appendCoreScales(stream, input, first, length, core, config.cores);
-        padTo16(stream);
-        const auto scaleBytes = static_cast<std::int64_t>(stream.size()) - coreStart;
-        reorder.ofmBlockDepth = coreBlockDepth;
-        const std::vector<std::uint8_t> encoded =
-            encodeWeightStream(reorderWeights(slice.ofmChannels(core, length, config.cores), reorder));
-        stream.insert(stream.end(), encoded.begin(), encoded.end());
-        sliceInfo.coreScaleBytes.push_back(scaleBytes);
-        result.scaleBytes += scaleBytes;
-      } else {
+      if (core >= activeCores || coreBlockDepth == 0) {
         sliceInfo.coreScaleBytes.push_back(0);
+        sliceInfo.coreBytes.push_back(0);
+        continue;
       }
-      sliceInfo.coreBytes.push_back(static_cast<std::int64_t>(stream.size()) - coreStart);
+      coreScales.clear();
+      appendCoreScales(coreScales, input, first, length, core, config.cores);
+      padTo16(coreScales);
+      const auto scaleBytes = static_cast<std::int64_t>(coreScales.size());
+      reorder.ofmBlockDepth = coreBlockDepth;
+      const std::vector<std::int16_t> reordered =
+          reorderWeights(slice.ofmChannels(core, length, config.cores), reorder);
+      std::int64_t weightBytes = 0;
+      if (keepStream) {
+        stream.insert(stream.end(), coreScales.begin(), coreScales.end());
+        const std::size_t weightsStart = stream.size();
+        detail::appendWeightStream(reordered, workspace, stream);
+        weightBytes = static_cast<std::int64_t>(stream.size() - weightsStart);
+      } else {
+        weightBytes = detail::weightStreamSize(reordered, workspace);
+      }
+      sliceInfo.coreScaleBytes.push_back(scaleBytes);
+      sliceInfo.coreBytes.push_back(scaleBytes + weightBytes);
+      result.scaleBytes += scaleBytes;
+      position += scaleBytes + weightBytes;
     }
-    sliceInfo.bytes = static_cast<std::int64_t>(stream.size()) - sliceInfo.offset;
+    sliceInfo.bytes = position - sliceInfo.offset;
     result.slices.push_back(std::move(sliceInfo));
   }
-  result.totalBytes = static_cast<std::int64_t>(stream.size());
+  result.totalBytes = position;
   if (keepStream) {
     result.stream = std::move(stream);
   }

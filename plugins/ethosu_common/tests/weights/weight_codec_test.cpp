@@ -19,6 +19,8 @@ using Weights = std::vector<std::int16_t>;
 void checkRoundTrip(const Weights& weights) {
   const std::vector<std::uint8_t> stream = encodeWeightStream(weights);
   BOOST_TEST(stream.size() % 16 == 0);
+  // The size-only path the schedulers use makes the same decisions as the encoder.
+  BOOST_TEST(ethosu::weights::encodedWeightStreamSize(weights) == static_cast<std::int64_t>(stream.size()));
   const Weights decoded = decodeWeightStream(stream);
   BOOST_TEST(decoded == weights, boost::test_tools::per_element());
 }
@@ -60,6 +62,7 @@ BOOST_AUTO_TEST_CASE(a_thousand_zeros_take_one_zero_run_of_32_bytes) {
 
 BOOST_AUTO_TEST_CASE(an_empty_input_gives_an_empty_stream) {
   BOOST_TEST(encodeWeightStream(Weights{}).empty());
+  BOOST_TEST(ethosu::weights::encodedWeightStreamSize(Weights{}) == 0);
   BOOST_TEST(decodeWeightStream(std::vector<std::uint8_t>{}).empty());
 }
 

@@ -16,6 +16,9 @@ namespace ethosu::weights {
 /// Encodes `weights` (each in -255..255; npu::Error otherwise). An empty input gives an empty stream.
 [[nodiscard]] std::vector<std::uint8_t> encodeWeightStream(std::span<const std::int16_t> weights);
 
+/// encodeWeightStream(weights).size(), computed from the same decisions without writing the stream.
+[[nodiscard]] std::int64_t encodedWeightStreamSize(std::span<const std::int16_t> weights);
+
 /// Decodes a stream written by encodeWeightStream (or by Vela); npu::Error when it is malformed.
 [[nodiscard]] std::vector<std::int16_t> decodeWeightStream(std::span<const std::uint8_t> stream);
 

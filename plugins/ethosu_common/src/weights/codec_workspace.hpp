@@ -1,0 +1,31 @@
+#pragma once
+
+// The weight codec's entry points for callers that encode many streams in a row (the weight stream
+// layout encodes one per depth slice and core): they pass a workspace whose buffers keep their capacity
+// from one stream to the next, instead of allocating them for every stream and section.
+
+#include "grc_search.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace ethosu::weights::detail {
+
+/// Buffers one thread reuses; holds no result between calls.
+struct CodecWorkspace {
+  std::vector<int> symbols;
+  std::vector<int> zeroRuns;
+  std::vector<GrcSegment> weightSegments;
+  std::vector<GrcSegment> zeroRunSegments;
+  GrcSearchScratch search;
+};
+
+/// encodeWeightStream(weights), appended to `stream`.
+void appendWeightStream(std::span<const std::int16_t> weights, CodecWorkspace& workspace,
+                        std::vector<std::uint8_t>& stream);
+
+/// The size in bytes of encodeWeightStream(weights), from the same decisions but without writing a bit.
+[[nodiscard]] std::int64_t weightStreamSize(std::span<const std::int16_t> weights, CodecWorkspace& workspace);
+
+} // namespace ethosu::weights::detail
