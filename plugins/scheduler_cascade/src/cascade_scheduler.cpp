@@ -13,7 +13,10 @@
 #include "npu/core/diagnostics.hpp"
 #include "npu/ir/graph_algorithms.hpp"
 
+#include <tbb/parallel_invoke.h>
+
 #include <algorithm>
+#include <optional>
 
 namespace npu::cascade {
 
@@ -131,39 +134,9 @@ void requireFits(const SchedulingContext& context, AppliedSchedule& applied, Sch
                     "raise the SRAM limit (the scheduler's sram_limit or the accelerator's arena_cache_size)");
 }
 
-} // namespace
-
-std::vector<OptionSpec> optionSpecs() {
-  return {
-      {"optimise", OptionType::Choice, "performance",
-       "performance: fastest schedule within the SRAM limit; size: smallest SRAM use (Vela's --optimise)",
-       {"performance", "size"}, false},
-      {"sram_limit", OptionType::Bytes, "0",
-       "bytes of fast storage the schedule may use; 0 takes the accelerator's arena cache size",
-       {}, false},
-      {"search", OptionType::Choice, "vela",
-       "vela: Vela's stripe search (taller stripes until one does not fit); exhaustive: every stripe height "
-       "evaluated in parallel, the fastest that fits kept",
-       {"vela", "exhaustive"}, false},
-  };
-}
-
-SchedulerOptions readOptions(const OptionValues& values, const Accelerator& accelerator) {
-  SchedulerOptions options;
-  if (values.has("optimise") && values.getString("optimise") == "size") {
-    options.strategy = OptimisationStrategy::Size;
-  }
-  const std::int64_t limit = values.has("sram_limit") ? values.getInt("sram_limit") : 0;
-  options.sramLimit = limit > 0 ? limit : accelerator.memory().arenaCacheSize;
-  if (values.has("search") && values.getString("search") == "exhaustive") {
-    options.search = StripeSearch::Exhaustive;
-  }
-  return options;
-}
-
-Schedule scheduleRegion(const ScheduleRequest& request, const SchedulerOptions& options) {
-  const SchedulingGraph graph(request.graph, request.region, request.accelerator);
-  const scheduling::WeightEncodingCache weightCache(request.accelerator);
+/// One run of Vela's schedule_passes for the region with the given options.
+Schedule scheduleWith(const ScheduleRequest& request, const SchedulerOptions& options, const SchedulingGraph& graph,
+                      const scheduling::WeightEncodingCache& weightCache) {
   SchedulingContext context{request.graph, graph, request.accelerator, weightCache, options};
   const TensorPlacement initialPlacement(graph.subgraph(), request.accelerator.memory());
   const std::string name = regionName(context);
@@ -216,6 +189,28 @@ Schedule scheduleRegion(const ScheduleRequest& request, const SchedulerOptions& 
   request.progress.advance(1);
   request.progress.end();
   return schedule;
+}
+
+} // namespace
+
+Schedule scheduleRegion(const ScheduleRequest& request, const SchedulerOptions& options) {
+  const SchedulingGraph graph(request.graph, request.region, request.accelerator);
+  const scheduling::WeightEncodingCache weightCache(request.accelerator);
+  if (options.search != StripeSearch::Exhaustive) {
+    return scheduleWith(request, options, graph, weightCache);
+  }
+  // The exhaustive search judges stripes one cascade at a time; the whole schedule it leads to is kept
+  // only when it is faster than Vela's, so it never does worse.
+  SchedulerOptions velaOptions = options;
+  velaOptions.search = StripeSearch::Vela;
+  std::optional<Schedule> vela;
+  std::optional<Schedule> exhaustive;
+  tbb::parallel_invoke([&] { vela = scheduleWith(request, velaOptions, graph, weightCache); },
+                       [&] { exhaustive = scheduleWith(request, options, graph, weightCache); });
+  const auto cycles = [&](const Schedule& schedule) {
+    return scheduling::evaluateSchedule(request.graph, schedule, request.accelerator).cycle(CycleComponent::Total);
+  };
+  return cycles(*exhaustive) < cycles(*vela) ? std::move(*exhaustive) : std::move(*vela);
 }
 
 } // namespace npu::cascade

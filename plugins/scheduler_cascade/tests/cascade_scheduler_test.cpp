@@ -31,20 +31,26 @@ npu::test::GraphBuilder invertedResiduals(int size) {
   return builder;
 }
 
-Schedule scheduleWith(const npu::test::GraphBuilder& builder, const npu::test::FakeSystem& system,
-                      SchedulerOptions options, const Graph** graphOut = nullptr) {
-  static thread_local std::unique_ptr<npu::test::Fixture> keep;
-  keep = std::make_unique<npu::test::Fixture>(builder, system, options);
-  SilentProgress progress;
-  OptionValues values;
-  const ScheduleRequest request{keep->graph, keep->regions.front(), keep->accelerator, values, progress};
-  if (graphOut != nullptr) {
-    *graphOut = &keep->graph;
-  }
+/// A region scheduled with the plugin's entry point; keeps the graph the schedule refers to.
+struct Scheduled {
+  std::unique_ptr<npu::test::Fixture> fixture;
+  Schedule schedule;
+  [[nodiscard]] const Subgraph& subgraph() const { return fixture->graph.subgraphs[0]; }
+};
+
+Scheduled scheduleWith(const npu::test::GraphBuilder& builder, const npu::test::FakeSystem& system,
+                       SchedulerOptions options) {
+  Scheduled result;
+  result.fixture = std::make_unique<npu::test::Fixture>(builder, system, options);
   if (options.sramLimit == 0) {
-    options.sramLimit = keep->accelerator.memory().arenaCacheSize;
+    options.sramLimit = result.fixture->accelerator.memory().arenaCacheSize;
   }
-  return scheduleRegion(request, options);
+  SilentProgress progress;
+  const OptionValues values;
+  const npu::test::Fixture& f = *result.fixture;
+  const ScheduleRequest request{f.graph, f.regions.front(), f.accelerator, values, progress};
+  result.schedule = scheduleRegion(request, options);
+  return result;
 }
 
 /// First fit by decreasing size: a real allocation to check what the schedule asks for.
@@ -66,7 +72,8 @@ Allocation firstFit(const Schedule& schedule) {
       for (const std::size_t j : placed) {
         const BufferRequest& other = schedule.buffers[j];
         if (other.area == buffer.area && other.range.overlapsInTime(buffer.range) &&
-            address < allocation.addresses[j] + other.range.size && allocation.addresses[j] < address + buffer.range.size) {
+            address < allocation.addresses[j] + other.range.size &&
+            allocation.addresses[j] < address + buffer.range.size) {
           address = roundUp(allocation.addresses[j] + other.range.size, 16);
           moved = true;
         }
@@ -90,22 +97,21 @@ std::int64_t fastPeak(const Schedule& schedule) {
 BOOST_AUTO_TEST_SUITE(cascade_scheduler)
 
 BOOST_AUTO_TEST_CASE(every_operation_is_scheduled_once_and_the_schedule_is_valid) {
-  const Graph* graph = nullptr;
-  const Schedule schedule = scheduleWith(invertedResiduals(32), npu::test::FakeSystem{}, {}, &graph);
+  const Scheduled scheduled = scheduleWith(invertedResiduals(32), npu::test::FakeSystem{}, {});
+  const Schedule& schedule = scheduled.schedule;
   BOOST_TEST(schedule.operations.size() == 14U);
-  const auto problems = scheduling::checkSchedule(schedule, graph->subgraphs[0], MemoryArea::Sram, 0);
+  const auto problems = scheduling::checkSchedule(schedule, scheduled.subgraph(), MemoryArea::Sram, 0);
   BOOST_TEST(problems.empty());
   BOOST_TEST(schedule.label == "main_split_1_MAX_BUFFERED"); // nothing limits the MAX schedule
   BOOST_TEST(!schedule.tensorHomes.empty());
 }
 
 BOOST_AUTO_TEST_CASE(a_tight_sram_limit_is_respected_by_cascading) {
-  const Schedule unlimited = scheduleWith(invertedResiduals(64), npu::test::FakeSystem{}, {});
-  const std::int64_t limit = fastPeak(unlimited) / 2;
+  const std::int64_t limit = fastPeak(scheduleWith(invertedResiduals(64), npu::test::FakeSystem{}, {}).schedule) / 2;
   SchedulerOptions options;
   options.sramLimit = limit;
-  const Graph* graph = nullptr;
-  const Schedule schedule = scheduleWith(invertedResiduals(64), npu::test::FakeSystem{}, options, &graph);
+  const Scheduled scheduled = scheduleWith(invertedResiduals(64), npu::test::FakeSystem{}, options);
+  const Schedule& schedule = scheduled.schedule;
   BOOST_TEST(!schedule.cascades.empty());
   BOOST_TEST(fastPeak(schedule) <= limit);
   const Allocation allocation = firstFit(schedule);
@@ -118,7 +124,7 @@ BOOST_AUTO_TEST_CASE(a_tight_sram_limit_is_respected_by_cascading) {
     }
   }
   BOOST_TEST(verifyAllocation(ranges, addresses).empty());
-  BOOST_TEST(scheduling::checkSchedule(schedule, graph->subgraphs[0], MemoryArea::Sram, limit).empty());
+  BOOST_TEST(scheduling::checkSchedule(schedule, scheduled.subgraph(), MemoryArea::Sram, limit).empty());
 }
 
 BOOST_AUTO_TEST_CASE(an_sram_limit_nothing_fits_is_a_compile_error_naming_the_operator) {
@@ -140,10 +146,9 @@ BOOST_AUTO_TEST_CASE(reports_are_byte_identical_at_one_thread_and_at_two) {
     const tbb::global_control control(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
     SchedulerOptions options;
     options.sramLimit = 60000;
-    const Graph* graph = nullptr;
-    const Schedule schedule = scheduleWith(invertedResiduals(64), npu::test::FakeSystem{}, options, &graph);
-    const npu::test::FakeSchedulingAccelerator accelerator;
-    NetworkReport report = evaluateNetwork(*graph, {schedule}, {firstFit(schedule)}, accelerator);
+    const Scheduled scheduled = scheduleWith(invertedResiduals(64), npu::test::FakeSystem{}, options);
+    const NetworkReport report = evaluateNetwork(scheduled.fixture->graph, {scheduled.schedule},
+                                                 {firstFit(scheduled.schedule)}, scheduled.fixture->accelerator);
     return renderJsonReport(report);
   };
   const std::string one = render(1);
@@ -156,9 +161,8 @@ BOOST_AUTO_TEST_CASE(a_separate_fast_storage_caches_feature_maps_and_buffers_wei
   npu::test::FakeSystem system;
   system.separateFastStorage = true;
   system.fastStorageBytes = 48 * 1024;
-  SchedulerOptions options;
-  const Graph* graph = nullptr;
-  const Schedule schedule = scheduleWith(invertedResiduals(64), system, options, &graph);
+  const Scheduled scheduled = scheduleWith(invertedResiduals(64), system, {});
+  const Schedule& schedule = scheduled.schedule;
   BOOST_TEST(schedule.label == "main_split_1_MIN_BUFFERED"); // always optimised when spilling
   BOOST_TEST(fastPeak(schedule) <= system.fastStorageBytes);
   bool someInSram = false;
@@ -169,35 +173,43 @@ BOOST_AUTO_TEST_CASE(a_separate_fast_storage_caches_feature_maps_and_buffers_wei
   }
   BOOST_TEST(someInSram);
   BOOST_TEST(someInDram);
-  BOOST_TEST(scheduling::checkSchedule(schedule, graph->subgraphs[0], MemoryArea::Sram, system.fastStorageBytes).empty());
+  BOOST_TEST(
+      scheduling::checkSchedule(schedule, scheduled.subgraph(), MemoryArea::Sram, system.fastStorageBytes).empty());
 }
 
 BOOST_AUTO_TEST_CASE(optimising_for_size_needs_no_more_sram_than_for_performance) {
   SchedulerOptions performance;
   SchedulerOptions size;
   size.strategy = OptimisationStrategy::Size;
-  const std::int64_t performancePeak = fastPeak(scheduleWith(invertedResiduals(64), npu::test::FakeSystem{}, performance));
-  const std::int64_t sizePeak = fastPeak(scheduleWith(invertedResiduals(64), npu::test::FakeSystem{}, size));
+  const std::int64_t performancePeak =
+      fastPeak(scheduleWith(invertedResiduals(64), npu::test::FakeSystem{}, performance).schedule);
+  const std::int64_t sizePeak = fastPeak(scheduleWith(invertedResiduals(64), npu::test::FakeSystem{}, size).schedule);
   BOOST_TEST(sizePeak <= performancePeak);
   BOOST_TEST(sizePeak < performancePeak);
 }
 
 BOOST_AUTO_TEST_CASE(the_exhaustive_stripe_search_keeps_to_the_limit) {
-  const Schedule unlimited = scheduleWith(invertedResiduals(64), npu::test::FakeSystem{}, {});
   SchedulerOptions options;
-  options.sramLimit = fastPeak(unlimited) / 2;
+  options.sramLimit = fastPeak(scheduleWith(invertedResiduals(64), npu::test::FakeSystem{}, {}).schedule) / 2;
+  const Scheduled vela = scheduleWith(invertedResiduals(64), npu::test::FakeSystem{}, options);
   options.search = StripeSearch::Exhaustive;
-  const Graph* graph = nullptr;
-  const Schedule schedule = scheduleWith(invertedResiduals(64), npu::test::FakeSystem{}, options, &graph);
-  BOOST_TEST(fastPeak(schedule) <= options.sramLimit);
-  BOOST_TEST(scheduling::checkSchedule(schedule, graph->subgraphs[0], MemoryArea::Sram, options.sramLimit).empty());
+  const Scheduled exhaustive = scheduleWith(invertedResiduals(64), npu::test::FakeSystem{}, options);
+  BOOST_TEST(fastPeak(exhaustive.schedule) <= options.sramLimit);
+  BOOST_TEST(scheduling::checkSchedule(exhaustive.schedule, exhaustive.subgraph(), MemoryArea::Sram, options.sramLimit)
+                 .empty());
+  // Never slower than Vela's search.
+  const auto cycles = [](const Scheduled& s) {
+    return scheduling::evaluateSchedule(s.fixture->graph, s.schedule, s.fixture->accelerator)
+        .cycle(CycleComponent::Total);
+  };
+  BOOST_TEST(cycles(exhaustive) <= cycles(vela));
 }
 
 BOOST_AUTO_TEST_CASE(options_default_the_sram_limit_to_the_arena_cache_size) {
   const npu::test::FakeSchedulingAccelerator accelerator(npu::test::FakeSystem{12345, false, MemoryArea::OffChipFlash});
   const auto specs = optionSpecs();
-  const OptionValues values = resolveOptions(specs, {{"optimise", {"size", {}}}, {"search", {"exhaustive", {}}}},
-                                             "scheduler_cascade");
+  const OptionValues values =
+      resolveOptions(specs, {{"optimise", {"size", {}}}, {"search", {"exhaustive", {}}}}, "scheduler_cascade");
   const SchedulerOptions options = readOptions(values, accelerator);
   BOOST_TEST(options.sramLimit == 12345);
   BOOST_TEST((options.strategy == OptimisationStrategy::Size));
