@@ -135,7 +135,7 @@ std::string renderComparisonText(const Comparison& comparison) {
   for (const auto& model : comparison.models) {
     out << "\n" << model.model << " per layer\n";
     out << std::left << std::setw(5) << "#" << std::setw(20) << "operation" << std::setw(14) << "block A"
-        << std::setw(14) << "block B" << std::setw(10) << "casc A" << std::setw(10) << "casc B" << std::right
+        << std::setw(14) << "block B" << std::setw(18) << "casc A" << std::setw(18) << "casc B" << std::right
         << std::setw(12) << "cycles A" << std::setw(12) << "cycles B" << std::setw(10) << "B vs A" << "  name\n";
     const auto pairs = pairLayers(model);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -146,8 +146,8 @@ std::string renderComparisonText(const Comparison& comparison) {
       const double cyclesB = b != nullptr ? b->performance.cycle(CycleComponent::Total) : 0.0;
       out << std::left << std::setw(5) << i << std::setw(20) << any.irType << std::setw(14)
           << (a != nullptr ? blockText(a->schedule.blockConfig) : "-") << std::setw(14)
-          << (b != nullptr ? blockText(b->schedule.blockConfig) : "-") << std::setw(10)
-          << (a != nullptr ? membership(a->schedule) : "-") << std::setw(10)
+          << (b != nullptr ? blockText(b->schedule.blockConfig) : "-") << std::setw(18)
+          << (a != nullptr ? membership(a->schedule) : "-") << std::setw(18)
           << (b != nullptr ? membership(b->schedule) : "-") << std::right << std::setw(12) << fixed(cyclesA, 0)
           << std::setw(12) << fixed(cyclesB, 0) << std::setw(10) << signedPercent(cyclesA, cyclesB) << "  "
           << any.name << "\n";
