@@ -9,6 +9,7 @@ usage: bench/parity.py --build BUILD_DIR --shared SHARED_DIR [--output docs/pari
 """
 
 import argparse
+import statistics
 import sys
 from pathlib import Path
 from typing import Dict, List
@@ -108,14 +109,17 @@ def dp_section(binary, shared, index, models, lines: List[str]) -> Dict[str, flo
             row310 = index.get(("vela310", config, model.stem))
             if row21 is None or row21["status"] != "ok":
                 continue
-            if row310 is not None and row310["npu_layers"] != row21["npu_layers"]:
-                differing.append(f"{model.stem} (Vela 2.1.1: {row21['npu_layers']} NPU passes, "
-                                 f"3.10: {row310['npu_layers']})")
-                continue
             result = lib.run_pipeline(binary, pipeline, model)
             print(f"{config}-dp {model.stem}: {'ok' if result.ok else result.error}", file=sys.stderr)
             if config == "C1":
                 wall_c1[model.stem] = result.wall_s
+            if row310 is not None and row310["npu_layers"] != row21["npu_layers"]:
+                ours = f"ours {result.total_cycles:.0f} cycles / {result.sram_peak_bytes:.0f} B" if result.ok \
+                    else f"ours failed: {result.error}"
+                differing.append(f"{model.stem} (Vela 2.1.1: {row21['npu_layers']} NPU passes, "
+                                 f"{row21['total_cycles']} cycles / {row21['sram_peak_bytes']} B; 3.10: "
+                                 f"{row310['npu_layers']} passes; {ours})")
+                continue
             if not result.ok:
                 lines.append(f"| {model.stem} | **ours failed**: {result.error} | | | | | |")
                 continue
@@ -144,7 +148,7 @@ def dp_section(binary, shared, index, models, lines: List[str]) -> Dict[str, flo
         lines += ["", f"{config}: cycles {lib.error_stats(cycle_errors)}; SRAM peak {lib.error_stats(sram_errors)}; "
                       f"block configs agree {agree_blocks}/{compared}, strategies agree {agree_strategy}/{compared}"]
         if differing:
-            lines += ["", "Lowered differently by Vela 2.1.1 (not judged): " + "; ".join(differing)]
+            lines += ["", "Lowered differently by Vela 2.1.1 (not judged):", ""] + [f"- {d}" for d in differing]
         lines.append("")
     return wall_c1
 
@@ -153,15 +157,30 @@ def timing_section(index, wall_cascade, wall_dp, lines: List[str]):
     lines += ["## Compile time (C1, whole process, this machine)", "",
               "| model | cascade (s) | Vela 3.10 (s) | speed-up | DP (s) | Vela 2.1.1 (s) | speed-up |",
               "| --- | --- | --- | --- | --- | --- | --- |"]
+    ratios3, ratios2 = [], []
     for model, ours in sorted(wall_cascade.items()):
         vela3 = lib.as_float((index.get(("vela310", "C1", model)) or {}).get("wall_s"))
         vela2 = lib.as_float((index.get(("vela21", "C1", model)) or {}).get("wall_s"))
         dp = wall_dp.get(model)
+        if vela3 and ours:
+            ratios3.append(vela3 / ours)
+        if vela2 and dp:
+            ratios2.append(vela2 / dp)
         lines.append(f"| {model} | {ours:.3f} | {vela3 if vela3 is not None else '-'} | "
-                     f"{(vela3 / ours) if vela3 and ours else 0:.0f}x | {dp if dp is not None else '-':} | "
+                     f"{(vela3 / ours) if vela3 and ours else 0:.0f}x | {f'{dp:.3f}' if dp is not None else '-'} | "
                      f"{vela2 if vela2 is not None else '-'} | "
-                     f"{(vela2 / dp) if vela2 and dp else 0:.0f}x |")
+                     f"{f'{vela2 / dp:.0f}x' if vela2 and dp else '-'} |")
     lines.append("")
+    for label, ratios in (("cascade vs Vela 3.10", ratios3), ("DP vs Vela 2.1.1", ratios2)):
+        if ratios:
+            ratios.sort()
+            lines.append(f"- {label}: median speed-up {statistics.median(ratios):.0f}x, smallest {ratios[0]:.0f}x, "
+                         f"largest {ratios[-1]:.0f}x over {len(ratios)} models")
+    lines += ["", "Vela's wall times are from the reference runs (another machine); ours include process start, "
+              "reading, lowering, scheduling, allocation, evaluation and writing the reports.", ""]
+    notes = Path(__file__).resolve().parent / "parity_notes.md"
+    if notes.exists():
+        lines += [notes.read_text().rstrip(), ""]
 
 
 def main() -> int:
