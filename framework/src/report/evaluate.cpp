@@ -2,6 +2,7 @@
 
 #include "npu/core/diagnostics.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace npu {
@@ -109,12 +110,16 @@ NetworkReport evaluateNetwork(const Graph& lowered, const std::vector<Schedule>&
     }
     const auto usage = memoryUsageOverTime(fastRanges, schedule.timelineLength());
     double previousSlack = 0.0;
+    std::set<TensorId> producedInRegion;
     for (std::size_t t = 0; t < schedule.operations.size(); ++t) {
       const ScheduledOperation& scheduled = schedule.operations[t];
       const Operation& op = subgraph.operation(scheduled.op);
       PerformanceContext context = contextFor(subgraph, op, scheduled, schedule, memory);
       context.previousSlackCycles = previousSlack;
       previousSlack = scheduled.slackBufferingCycles;
+      context.startsRegion = std::none_of(op.inputs.begin(), op.inputs.end(),
+                                          [&](TensorId input) { return producedInRegion.contains(input); });
+      producedInRegion.insert(op.outputs.begin(), op.outputs.end());
 
       LayerReport layer;
       layer.subgraph = schedule.region.subgraph;
