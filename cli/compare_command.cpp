@@ -7,6 +7,7 @@
 
 #include <tbb/global_control.h>
 
+#include <filesystem>
 #include <iostream>
 
 namespace po = boost::program_options;
@@ -63,7 +64,9 @@ int compareCommand(const std::vector<std::string>& arguments) {
               "Compiles every MODEL with both pipelines (e.g. the DP and the cascade scheduler on the same "
               "accelerator and cost model) and shows network totals and per-layer figures side by side: "
               "cycles, inference time, SRAM peak, bytes per memory, block configs, cascade/strategy membership, "
-              "with deltas and the winner. With -o, also CSV files and a self-contained HTML page with charts.",
+              "with deltas and the winner. With -o, also CSV files and a self-contained HTML page with charts. A model "
+              "a pipeline cannot compile (e.g. it does not fit) is listed with the reason, the others are still "
+              "compared, and the exit code is then 1.",
               options);
     return 0;
   }
@@ -78,23 +81,42 @@ int compareCommand(const std::vector<std::string>& arguments) {
   PluginHost host = loadPlugins(common);
   const ResolvedPipeline pipelineA = resolveWith(inputs[0], overridesA, host);
   const ResolvedPipeline pipelineB = resolveWith(inputs[1], overridesB, host);
-  const auto parallelism = threads > 0 ? static_cast<std::size_t>(threads)
-                                       : tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
+  const auto parallelism = threads > 0
+                               ? static_cast<std::size_t>(threads)
+                               : tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
   const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, parallelism);
   TerminalProgress progress;
   Comparison comparison{labelOf(pipelineA), labelOf(pipelineB), {}};
+  // A model one pipeline cannot compile (does not fit, malformed) is listed with the reason and the
+  // others are still compared; the exit code then says that not everything was compared.
+  const auto compileSide = [&](const ResolvedPipeline& pipeline, const std::string& model, NetworkReport& report,
+                               std::string& failure) {
+    try {
+      report = compileForReport(pipeline, model, progress);
+    } catch (const Error& error) {
+      if (error.kind() != ErrorKind::Compile && error.kind() != ErrorKind::Model) {
+        throw;
+      }
+      std::cerr << error.render() << "\n";
+      failure = error.message();
+    }
+  };
+  int status = 0;
   for (std::size_t i = 2; i < inputs.size(); ++i) {
     ComparedModel compared;
-    compared.a = compileForReport(pipelineA, inputs[i], progress);
-    compared.b = compileForReport(pipelineB, inputs[i], progress);
-    compared.model = compared.a.network;
+    compileSide(pipelineA, inputs[i], compared.a, compared.failureA);
+    compileSide(pipelineB, inputs[i], compared.b, compared.failureB);
+    compared.model = compared.failureA.empty()   ? compared.a.network
+                     : compared.failureB.empty() ? compared.b.network
+                                                 : std::filesystem::path(inputs[i]).stem().string();
+    status = compared.compared() ? status : 1;
     comparison.models.push_back(std::move(compared));
   }
   if (!outputDir.empty()) {
     writeComparisonFiles(comparison, outputDir);
   }
   std::cout << renderComparisonText(comparison);
-  return 0;
+  return status;
 }
 
 } // namespace npu::cli

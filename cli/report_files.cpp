@@ -66,7 +66,9 @@ std::vector<std::filesystem::path> writeComparisonFiles(const Comparison& compar
   std::vector<PendingFile> pending;
   pending.push_back({directory / "compare_summary.csv", renderComparisonSummaryCsv(comparison)});
   for (const auto& model : comparison.models) {
-    pending.push_back({directory / (model.model + "_layers.csv"), renderComparisonLayersCsv(comparison, model)});
+    if (model.compared()) {
+      pending.push_back({directory / (model.model + "_layers.csv"), renderComparisonLayersCsv(comparison, model)});
+    }
   }
   pending.push_back({directory / "compare.html", renderComparisonHtml(comparison)});
   return commitFiles(pending, directory);

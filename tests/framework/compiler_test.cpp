@@ -133,6 +133,25 @@ BOOST_AUTO_TEST_CASE(a_comparison_pairs_layers_and_names_the_winner_per_figure) 
   BOOST_TEST(std::count(layers.begin(), layers.end(), '\n') == 4);
 }
 
+BOOST_AUTO_TEST_CASE(a_model_one_pipeline_cannot_compile_is_listed_with_the_reason_and_not_compared) {
+  const FakePipeline fake;
+  const auto report = *fake.compile().report;
+  npu::ComparedModel failed{"big", report, npu::NetworkReport{}};
+  failed.failureB = "the schedule needs 3072 bytes of SRAM but the limit is 2048 bytes";
+  const npu::Comparison comparison{"A", "B", {{"chain", report, report}, failed}};
+  BOOST_TEST(!failed.compared());
+  const std::string text = npu::renderComparisonText(comparison);
+  BOOST_TEST(text.find("big") != std::string::npos);
+  BOOST_TEST(text.find("B failed: the schedule needs 3072 bytes") != std::string::npos);
+  BOOST_TEST(text.find("of 1 models (1 not compared: a pipeline failed)") != std::string::npos);
+  BOOST_TEST(text.find("big per layer") == std::string::npos);
+  const std::string csv = npu::renderComparisonSummaryCsv(comparison);
+  BOOST_TEST(csv.find(",failure_a,failure_b\n") != std::string::npos);
+  BOOST_TEST(csv.find("big,,,,,") != std::string::npos);
+  BOOST_TEST(csv.find(",,the schedule needs 3072 bytes of SRAM but the limit is 2048 bytes\n") != std::string::npos);
+  BOOST_TEST(npu::renderComparisonHtml(comparison).find("not compared: B failed") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(html_pages_are_self_contained_with_both_charts) {
   const FakePipeline fake;
   const auto report = *fake.compile().report;

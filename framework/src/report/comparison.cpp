@@ -1,5 +1,5 @@
-#include "number_format.hpp"
 #include "npu/report/comparison.hpp"
+#include "number_format.hpp"
 
 #include <iomanip>
 #include <map>
@@ -115,10 +115,22 @@ std::string renderComparisonText(const Comparison& comparison) {
   std::ostringstream out;
   out << "A: " << comparison.labelA << "\nB: " << comparison.labelB << "\n\n";
   out << std::left << std::setw(44) << "model" << std::setw(22) << "figure" << std::right << std::setw(16) << "A"
-      << std::setw(16) << "B" << std::setw(10) << "B vs A" << std::setw(8) << "winner" << "\n";
+      << std::setw(16) << "B" << std::setw(10) << "B vs A" << std::setw(8) << "winner"
+      << "\n";
   int winsA = 0;
   int winsB = 0;
+  std::size_t compared = 0;
   for (const auto& model : comparison.models) {
+    if (!model.compared()) {
+      out << std::left << std::setw(44) << model.model << "not compared\n";
+      for (const auto& [side, failure] : {std::pair{"A", &model.failureA}, std::pair{"B", &model.failureB}}) {
+        if (!failure->empty()) {
+          out << "  " << side << " failed: " << *failure << "\n";
+        }
+      }
+      continue;
+    }
+    ++compared;
     for (const auto& figure : figures()) {
       const double a = figure.value(model.a);
       const double b = figure.value(model.b);
@@ -130,13 +142,20 @@ std::string renderComparisonText(const Comparison& comparison) {
     winsA += cyclesWinner == "A" ? 1 : 0;
     winsB += cyclesWinner == "B" ? 1 : 0;
   }
-  out << "\nfaster (total cycles): A on " << winsA << ", B on " << winsB << " of " << comparison.models.size()
-      << " models\n";
+  out << "\nfaster (total cycles): A on " << winsA << ", B on " << winsB << " of " << compared << " models";
+  if (compared != comparison.models.size()) {
+    out << " (" << comparison.models.size() - compared << " not compared: a pipeline failed)";
+  }
+  out << "\n";
   for (const auto& model : comparison.models) {
+    if (!model.compared()) {
+      continue;
+    }
     out << "\n" << model.model << " per layer\n";
     out << std::left << std::setw(5) << "#" << std::setw(20) << "operation" << std::setw(14) << "block A"
         << std::setw(14) << "block B" << std::setw(18) << "casc A" << std::setw(18) << "casc B" << std::right
-        << std::setw(12) << "cycles A" << std::setw(12) << "cycles B" << std::setw(10) << "B vs A" << "  name\n";
+        << std::setw(12) << "cycles A" << std::setw(12) << "cycles B" << std::setw(10) << "B vs A"
+        << "  name\n";
     const auto pairs = pairLayers(model);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       const LayerReport* a = pairs[i].a ? &model.a.layers[*pairs[i].a] : nullptr;
@@ -149,8 +168,8 @@ std::string renderComparisonText(const Comparison& comparison) {
           << (b != nullptr ? blockText(b->schedule.blockConfig) : "-") << std::setw(18)
           << (a != nullptr ? membership(a->schedule) : "-") << std::setw(18)
           << (b != nullptr ? membership(b->schedule) : "-") << std::right << std::setw(12) << fixed(cyclesA, 0)
-          << std::setw(12) << fixed(cyclesB, 0) << std::setw(10) << signedPercent(cyclesA, cyclesB) << "  "
-          << any.name << "\n";
+          << std::setw(12) << fixed(cyclesB, 0) << std::setw(10) << signedPercent(cyclesA, cyclesB) << "  " << any.name
+          << "\n";
     }
   }
   return out.str();
@@ -160,19 +179,23 @@ std::string renderComparisonSummaryCsv(const Comparison& comparison) {
   std::ostringstream out;
   out << "model";
   for (const auto& figure : figures()) {
-    out << "," << figure.name << "_a," << figure.name << "_b," << figure.name << "_delta_percent,"
-        << figure.name << "_winner";
+    out << "," << figure.name << "_a," << figure.name << "_b," << figure.name << "_delta_percent," << figure.name
+        << "_winner";
   }
-  out << "\n";
+  out << ",failure_a,failure_b\n";
   for (const auto& model : comparison.models) {
     out << csvField(model.model);
     for (const auto& figure : figures()) {
+      if (!model.compared()) {
+        out << ",,,,";
+        continue;
+      }
       const double a = figure.value(model.a);
       const double b = figure.value(model.b);
       out << "," << detail::pythonFloat(a) << "," << detail::pythonFloat(b) << ","
           << (a == 0.0 ? std::string() : detail::pythonFloat((b - a) / a * 100.0)) << "," << winner(a, b);
     }
-    out << "\n";
+    out << "," << csvField(model.failureA) << "," << csvField(model.failureB) << "\n";
   }
   return out.str();
 }
@@ -196,16 +219,18 @@ std::string renderComparisonLayersCsv(const Comparison&, const ComparedModel& mo
         << value(b, [](const LayerReport& l) { return std::to_string(l.schedule.cascade); }) << ","
         << value(a, [](const LayerReport& l) { return l.schedule.strategy; }) << ","
         << value(b, [](const LayerReport& l) { return l.schedule.strategy; }) << ","
-        << value(a, [](const LayerReport& l) { return detail::pythonFloat(l.performance.cycle(CycleComponent::Total)); })
+        << value(a,
+                 [](const LayerReport& l) { return detail::pythonFloat(l.performance.cycle(CycleComponent::Total)); })
         << ","
-        << value(b, [](const LayerReport& l) { return detail::pythonFloat(l.performance.cycle(CycleComponent::Total)); })
+        << value(b,
+                 [](const LayerReport& l) { return detail::pythonFloat(l.performance.cycle(CycleComponent::Total)); })
         << ","
         << value(a, [](const LayerReport& l) { return detail::pythonFloat(l.performance.cycle(CycleComponent::Npu)); })
         << ","
         << value(b, [](const LayerReport& l) { return detail::pythonFloat(l.performance.cycle(CycleComponent::Npu)); })
         << "," << value(a, [](const LayerReport& l) { return std::to_string(l.memoryUsage); }) << ","
-        << value(b, [](const LayerReport& l) { return std::to_string(l.memoryUsage); }) << ","
-        << any.performance.macs << "\n";
+        << value(b, [](const LayerReport& l) { return std::to_string(l.memoryUsage); }) << "," << any.performance.macs
+        << "\n";
   }
   return out.str();
 }

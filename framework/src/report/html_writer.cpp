@@ -157,7 +157,8 @@ Series memorySeries(const std::string& label, const std::string& colour, const N
 
 std::string pageOpen(const std::string& title) {
   return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + escape(title) +
-         "</title>\n<style>body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}"
+         "</title>\n<style>body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em "
+         "0}"
          "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f2f2f2}td.l,th.l{text-align:left}"
          ".axis{stroke:#444}.tick{font-size:11px;fill:#444}.label{font-size:12px;fill:#222}.win{font-weight:bold}"
          "</style></head><body>\n<h1>" +
@@ -181,6 +182,13 @@ std::string renderComparisonHtml(const Comparison& comparison) {
   out << "<table><tr><th class=\"l\">model</th><th>cycles A</th><th>cycles B</th><th>B vs A</th><th>SRAM peak A</th>"
          "<th>SRAM peak B</th><th>B vs A</th><th>faster</th></tr>\n";
   for (const auto& model : comparison.models) {
+    if (!model.compared()) {
+      const std::string failure =
+          model.failureA.empty() ? "B failed: " + model.failureB : "A failed: " + model.failureA;
+      out << "<tr><td class=\"l\">" << escape(model.model)
+          << "</td><td class=\"l\" colspan=\"7\">not compared: " << escape(failure) << "</td></tr>\n";
+      continue;
+    }
     const double ca = model.a.totalCycles();
     const double cb = model.b.totalCycles();
     const auto sa = static_cast<double>(model.a.memoryUsed[static_cast<std::size_t>(model.a.memory.fastStorageArea)]);
@@ -194,6 +202,9 @@ std::string renderComparisonHtml(const Comparison& comparison) {
   }
   out << "</table>\n";
   for (const auto& model : comparison.models) {
+    if (!model.compared()) {
+      continue;
+    }
     out << "<h2 id=\"" << escape(model.model) << "\">" << escape(model.model) << "</h2>\n<table><tr><th class=\"l\">"
         << "figure</th><th>A</th><th>B</th><th>B vs A</th><th>winner</th></tr>\n";
     out << totalsRow("cycles", model.a.totalCycles(), model.b.totalCycles(), 0);

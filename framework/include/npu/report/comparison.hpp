@@ -9,11 +9,15 @@
 
 namespace npu {
 
-/// One model compiled by two pipelines.
+/// One model compiled by two pipelines. A side that could not compile it (the model does not fit, is
+/// malformed, ...) keeps the reason instead of a report; such a model is listed but not compared.
 struct ComparedModel {
   std::string model;
   NetworkReport a;
   NetworkReport b;
+  std::string failureA{}; ///< empty when A compiled the model
+  std::string failureB{};
+  [[nodiscard]] bool compared() const { return failureA.empty() && failureB.empty(); }
 };
 
 /// An A/B comparison of two pipelines over one or more models.
