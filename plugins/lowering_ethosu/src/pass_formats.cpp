@@ -47,8 +47,11 @@ bool mustStayLinear(const Subgraph& subgraph, TensorId id) {
     } else {
       continue; // read as weights or another operand, not as a feature map
     }
+    // A reader that sees the tensor in another shape needs it linear even when it reads only a part
+    // (Vela _avoid_nhcwb16_for_shapes compares the IFM shape, never the read shape): ARG_MAX pools its
+    // [1, H, W, C] values as [1, H*W, C, 1] in chunks of rows.
     if ((consumer.readOffsets[slot] && consumer.readOffsets[slot]->depth % 16 != 0) ||
-        (consumer.ifmShapes.size() > slot && !consumer.readShapes[slot] && consumer.ifmShapes[slot] != shape)) {
+        (consumer.ifmShapes.size() > slot && consumer.ifmShapes[slot] != shape)) {
       return true;
     }
     if (consumer.type == OpType::ReduceSum && tensor.type == DataType::Int32) {

@@ -72,6 +72,18 @@ BOOST_AUTO_TEST_CASE(a_wide_arg_max_pools_in_chunks_of_rows_that_fit_the_hardwar
   BOOST_TEST(subgraph.operations[1].ofm() == second.ofm());
 }
 
+BOOST_AUTO_TEST_CASE(the_shifted_values_and_the_pooled_indices_stay_linear_as_the_pooling_sees_them_flattened) {
+  // The pooling reads the int16 values as [1, H*W, C, 1] and writes [1, H*W, 1, 1]: bricks of 16 channels
+  // would not match those shapes (Vela: _avoid_nhcwb16_for_shapes compares the consumer's IFM shape even
+  // when it reads only a part of the tensor).
+  const Graph lowered = lowerForTest(argMax(Shape{1, 4, 5, 21}, DataType::Int64), FakeAccelerator{});
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  const Operation& pool = subgraph.operations[1];
+  BOOST_REQUIRE(pool.readShapes[0].has_value());
+  BOOST_TEST(subgraph.tensor(pool.ifm()).format == TensorFormat::NHWC);
+  BOOST_TEST(subgraph.tensor(pool.ofm()).format == TensorFormat::NHWC);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(resizing)

@@ -49,6 +49,30 @@ BOOST_AUTO_TEST_CASE(a_split_read_by_npu_operations_becomes_reads_at_offsets_in_
   BOOST_TEST(right_reader.readOffsets[0].value() == (Shape4{0, 0, 0, 16}));
 }
 
+BOOST_AUTO_TEST_CASE(a_feature_map_split_at_depth_offsets_of_sixteen_keeps_the_brick_format) {
+  // The readers see the whole tensor's shape and read parts of it at aligned offsets: bricks still fit.
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 4, 4, 8});
+  const TensorId whole = builder.featureMap("whole", Shape{1, 4, 4, 32});
+  const TensorId axis = builder.constant("axis", Shape{}, DataType::Int32, {3});
+  const TensorId left = builder.featureMap("left", Shape{1, 4, 4, 16});
+  const TensorId right = builder.featureMap("right", Shape{1, 4, 4, 16});
+  const TensorId outLeft = builder.featureMap("out_left", Shape{1, 4, 4, 8});
+  const TensorId outRight = builder.featureMap("out_right", Shape{1, 4, 4, 8});
+  builder.conv(in, whole);
+  builder.operation(OpType::Split, "SPLIT", {axis, whole}, {left, right});
+  builder.conv(left, outLeft);
+  builder.conv(right, outRight);
+  builder.output(outLeft);
+  builder.output(outRight);
+  const Graph lowered = lowerForTest(builder.graph, FakeAccelerator{});
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  BOOST_REQUIRE_EQUAL(subgraph.operations.size(), 3U);
+  BOOST_TEST(subgraph.operations[2].ifm() == whole);
+  BOOST_TEST(subgraph.operations[2].readShapes[0].has_value());
+  BOOST_TEST(subgraph.tensor(whole).format == TensorFormat::NHCWB16);
+}
+
 BOOST_AUTO_TEST_CASE(a_slice_that_is_a_graph_output_is_copied_by_an_avgpool) {
   GraphBuilder builder;
   const TensorId in = builder.input("in", Shape{1, 8, 8, 4});
