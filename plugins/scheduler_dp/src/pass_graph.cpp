@@ -276,6 +276,8 @@ std::string PassGraph::describe(int index) const {
 void PassGraph::computeNonLocalUsage() {
   // live_range.extract_live_ranges_from_passes over the searched memory: pass i runs at time 2i; a
   // tensor is live from its first to its last use; an elementwise OFM may share its IFM's range.
+  // Sharing a range does not save memory here: Vela 2.1 (scheduler.calc_non_local_mem_usage) adds
+  // every tensor's size over its whole range, so a fused OFM counts from its IFM's first use on.
   const Subgraph& subgraph = *subgraph_;
   const int count = size();
   const std::int64_t endTime = 2 * static_cast<std::int64_t>(count);
@@ -283,16 +285,20 @@ void PassGraph::computeNonLocalUsage() {
   struct Range {
     std::int64_t start = std::numeric_limits<std::int64_t>::max();
     std::int64_t end = -1;
+  };
+  struct Member {
+    std::size_t range = 0;
     std::int64_t size = 0;
   };
-  std::map<TensorId, std::size_t> rangeOf;
+  std::map<TensorId, Member> memberOf;
   std::vector<Range> ranges;
-  const auto range = [&](TensorId tensor, std::int64_t size) -> Range& {
-    const auto [it, inserted] = rangeOf.emplace(tensor, ranges.size());
+  std::vector<Member> weightMembers;
+  const auto range = [&](TensorId tensor) -> Range& {
+    const auto [it, inserted] = memberOf.emplace(tensor, Member{ranges.size(), linearBytes(tensor)});
     if (inserted) {
-      ranges.push_back(Range{std::numeric_limits<std::int64_t>::max(), -1, size});
+      ranges.push_back(Range{});
     }
-    return ranges[it->second];
+    return ranges[it->second.range];
   };
   const bool featureMaps = featureMapsInSearchedMemory();
   std::map<TensorId, int> consumers;
@@ -309,7 +315,7 @@ void PassGraph::computeNonLocalUsage() {
         continue;
       }
       for (const TensorId input : {p.ifm, p.ifm2}) {
-        if (!subgraph.validTensorId(input) || subgraph.tensor(input).isConstant() || rangeOf.contains(p.ofm)) {
+        if (!subgraph.validTensorId(input) || subgraph.tensor(input).isConstant() || memberOf.contains(p.ofm)) {
           continue;
         }
         const Tensor& in = subgraph.tensor(input);
@@ -317,8 +323,8 @@ void PassGraph::computeNonLocalUsage() {
         const Shape4 inShape = input == p.ifm ? p.shapes.ifm : p.shapes.ifm2.value_or(Shape4{});
         if (!in.shape.isScalar() && in.type == out.type && in.format == out.format && inShape == p.shapes.ofm &&
             consumers[input] == 1) {
-          range(input, linearBytes(input)); // creates the range when the input has none yet
-          rangeOf[p.ofm] = rangeOf.at(input);
+          static_cast<void>(range(input)); // creates the range when the input has none yet
+          memberOf[p.ofm] = Member{memberOf.at(input).range, linearBytes(p.ofm)};
           break;
         }
       }
@@ -334,35 +340,42 @@ void PassGraph::computeNonLocalUsage() {
     auto& own = local[static_cast<std::size_t>(p.index)];
     if (featureMaps) {
       for (const TensorId input : p.featureMapInputs) {
-        mark(range(input, linearBytes(input)), time);
+        mark(range(input), time);
         own += linearBytes(input);
       }
       for (const TensorId output : operation(p.index).outputs) {
         if (subgraph.validTensorId(output)) {
-          mark(range(output, linearBytes(output)), time);
+          mark(range(output), time);
           own += linearBytes(output);
         }
       }
     }
     if (p.weightsBuffered) {
       const std::int64_t bytes = residentWeightBytes(p.index, 1.0);
-      Range weights{time, time + 1, bytes};
-      ranges.push_back(weights);
+      weightMembers.push_back(Member{ranges.size(), bytes});
+      ranges.push_back(Range{time, time + 1});
       own += bytes;
     }
   }
   if (featureMaps) {
     for (const TensorId output : region_->outputs) {
-      if (rangeOf.contains(output)) {
-        mark(ranges[rangeOf[output]], endTime);
+      if (const auto it = memberOf.find(output); it != memberOf.end()) {
+        mark(ranges[it->second.range], endTime);
       }
     }
   }
-  for (const Range& r : ranges) {
+  const auto addUsage = [&](const Member& member) {
+    const Range& r = ranges[member.range];
     for (std::int64_t t = std::max<std::int64_t>(r.start, 0); t < r.end && t < static_cast<std::int64_t>(usage.size());
          ++t) {
-      usage[static_cast<std::size_t>(t)] += r.size;
+      usage[static_cast<std::size_t>(t)] += member.size;
     }
+  };
+  for (const auto& [tensor, member] : memberOf) {
+    addUsage(member);
+  }
+  for (const Member& member : weightMembers) {
+    addUsage(member);
   }
   nonLocalUsage_.resize(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {

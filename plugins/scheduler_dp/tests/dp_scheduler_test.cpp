@@ -131,6 +131,31 @@ BOOST_AUTO_TEST_CASE(a_region_with_a_loop_is_scheduled_without_hanging) {
   BOOST_TEST(schedule.operations.size() == regions.front().operations.size());
 }
 
+BOOST_AUTO_TEST_CASE(an_elementwise_ofm_sharing_its_input_range_still_counts_its_own_bytes_over_that_range) {
+  // x feeds both y and the addition; y feeds only the addition, whose output z may overwrite it (one
+  // live range for y and z). Vela 2.1 still adds each tensor's bytes over the whole shared range when
+  // it counts the memory outside each pass (scheduler.calc_non_local_mem_usage).
+  test::GraphBuilder builder;
+  const TensorId x = builder.conv(builder.input({1, 8, 8, 16}), 16, 1);
+  const TensorId y = builder.conv(x, 16, 1);
+  const TensorId z = builder.add(x, y);
+  builder.output(builder.conv(z, 16, 1));
+  const Graph graph = builder.build();
+  const test::FakeSchedulingAccelerator accelerator;
+  const auto regions = test::npuRegions(graph);
+  BOOST_REQUIRE(!regions.empty());
+  const dp::PassGraph passes(graph, regions.front(), accelerator);
+  BOOST_REQUIRE_EQUAL(passes.size(), 4);
+  const std::int64_t featureMapBytes = passes.linearBytes(z);
+  BOOST_TEST(featureMapBytes == 8 * 8 * 16);
+  // While y is produced, z is already counted beside the pass's own x and y.
+  BOOST_TEST(passes.nonLocalUsage(1) == featureMapBytes);
+  // The addition's own tensors are x, y and z: nothing else is live.
+  BOOST_TEST(passes.nonLocalUsage(2) == 0);
+  // While z is read, y is still counted.
+  BOOST_TEST(passes.nonLocalUsage(3) == featureMapBytes);
+}
+
 BOOST_AUTO_TEST_CASE(every_region_of_a_graph_with_several_subgraphs_is_scheduled) {
   test::GraphBuilder first("first");
   first.output(first.conv(first.input({1, 16, 16, 8}), 8));
