@@ -19,6 +19,14 @@ FeatureMapQuery searchFeatureMap(const PassGraph& graph, TensorId tensor, const 
 
 } // namespace
 
+Metrics withOutputBandwidthInFastStorage(const Metrics& inPlace, Metrics inFastStorage) {
+  const auto npu = static_cast<std::size_t>(CycleComponent::Npu);
+  const auto total = static_cast<std::size_t>(CycleComponent::Total);
+  inFastStorage.cycles[npu] = inPlace.cycles[npu];
+  inFastStorage.cycles[total] = *std::max_element(inFastStorage.cycles.begin(), inFastStorage.cycles.begin() + total);
+  return inFastStorage;
+}
+
 std::vector<BlockConfig> limitBlockConfigs(std::vector<BlockConfig> configs, int limit) {
   // Vela 2.1 generates blocks width-major, then height, then depth, and sorts that list stably by
   // (area << 8 | depth), largest first.
@@ -114,8 +122,8 @@ PassEvaluator::PassEvaluator(const PassGraph& graph, int blockConfigLimit, bool 
       const Operation& op = graph.operation(index);
       metrics_[i][b] = costModel.estimate(graph.subgraph(), op, searchContext(graph, index, blocks[b], false));
       if (!fastOutputMetrics_[i].empty()) {
-        fastOutputMetrics_[i][b] =
-            costModel.estimate(graph.subgraph(), op, searchContext(graph, index, blocks[b], true));
+        fastOutputMetrics_[i][b] = withOutputBandwidthInFastStorage(
+            metrics_[i][b], costModel.estimate(graph.subgraph(), op, searchContext(graph, index, blocks[b], true)));
       }
     });
   });

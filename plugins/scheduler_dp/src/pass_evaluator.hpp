@@ -19,6 +19,11 @@ namespace npu::dp {
 [[nodiscard]] PerformanceContext searchContext(const PassGraph& graph, int pass, const BlockConfig& block,
                                                bool outputToFastStorage);
 
+/// The figures of a pass whose outputs go to fast storage (Vela 2.1 performance_metrics_for_pass with
+/// force_outputs_to_fast_storage): only the bandwidth moves there; the NPU cycles stay those of the
+/// output in its own memory, whose latency and bandwidth the command overhead still assumes.
+[[nodiscard]] Metrics withOutputBandwidthInFastStorage(const Metrics& inPlace, Metrics inFastStorage);
+
 class PassEvaluator {
 public:
   PassEvaluator(const PassGraph& graph, int blockConfigLimit, bool withFastStorageOutputs);

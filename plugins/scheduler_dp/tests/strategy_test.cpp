@@ -108,6 +108,28 @@ BOOST_AUTO_TEST_CASE(the_block_config_limit_takes_the_largest_and_the_smallest_b
   BOOST_TEST(limitBlockConfigs(configs, 0).size() == configs.size());
 }
 
+BOOST_AUTO_TEST_CASE(an_output_moved_to_fast_storage_moves_its_bandwidth_but_keeps_the_npu_cycles_of_its_own_memory) {
+  const auto set = [](Metrics& m, CycleComponent component, double cycles) {
+    m.cycles[static_cast<std::size_t>(component)] = cycles;
+  };
+  Metrics inPlace; // OFM in DRAM: slow command overhead, DRAM-bound
+  set(inPlace, CycleComponent::Npu, 3000.0);
+  set(inPlace, CycleComponent::DramAccess, 5000.0);
+  set(inPlace, CycleComponent::Total, 5000.0);
+  Metrics inFastStorage; // OFM in SRAM: the cost model's cycles assume SRAM latency too
+  set(inFastStorage, CycleComponent::Npu, 2500.0);
+  set(inFastStorage, CycleComponent::SramAccess, 1000.0);
+  set(inFastStorage, CycleComponent::DramAccess, 2000.0);
+  set(inFastStorage, CycleComponent::Total, 2500.0);
+  inFastStorage.byteCount(MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Write) = 4096.0;
+  const Metrics merged = withOutputBandwidthInFastStorage(inPlace, inFastStorage);
+  BOOST_TEST(merged.cycle(CycleComponent::Npu) == 3000.0);
+  BOOST_TEST(merged.cycle(CycleComponent::SramAccess) == 1000.0);
+  BOOST_TEST(merged.cycle(CycleComponent::DramAccess) == 2000.0);
+  BOOST_TEST(merged.cycle(CycleComponent::Total) == 3000.0);
+  BOOST_TEST(merged.byteCount(MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Write) == 4096.0);
+}
+
 BOOST_AUTO_TEST_CASE(a_pointwise_ifm_streamed_pass_may_write_its_ofm_over_all_but_one_stripe_of_its_ifm) {
   // 1x1 kernel, 8 rows of 4x16 bytes, stripes of 2 rows: the OFM may overlap everything the IFM has
   // released, i.e. all but the stripe being read.
