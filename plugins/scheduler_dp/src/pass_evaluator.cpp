@@ -10,11 +10,11 @@ namespace npu::dp {
 namespace {
 
 /// A feature map as the search asks about it. Vela 2.1 scores passes while every feature map is still
-/// linear but judges transfer efficiency as if it were stored in the brick format unless it must stay
-/// linear; the format the lowering allows is the closer of the two for both cost models.
+/// stored linearly (its bytes unrounded); the cost model judges burst efficiency by the format the
+/// lowering allows, as Vela 2.1 does.
 FeatureMapQuery searchFeatureMap(const PassGraph& graph, TensorId tensor, const Shape4& shape, MemoryArea area) {
   const Tensor& t = graph.subgraph().tensor(tensor);
-  return FeatureMapQuery{shape, t.type, t.format, t.isConstant() ? graph.memory().constantArea : area};
+  return FeatureMapQuery{shape, t.type, TensorFormat::NHWC, t.isConstant() ? graph.memory().constantArea : area};
 }
 
 } // namespace

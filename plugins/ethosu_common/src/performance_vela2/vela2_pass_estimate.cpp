@@ -131,8 +131,8 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
   // Outputs.
   const double ofmBytes = featureMapBytes(query.ofm);
   add(query.ofm.area, TensorPurpose::FeatureMap, AccessDirection::Write, ofmBytes,
-      transferEfficiencyBytes(arch, query.ofm.area, false, query.ofm.format, npu::bytesOf(query.ofm.type), ofmShape,
-                              ofmBlock, ofmBytes));
+      transferEfficiencyBytes(arch, query.ofm.area, false, query.ofmBurstFormat.value_or(query.ofm.format),
+                              npu::bytesOf(query.ofm.type), ofmShape, ofmBlock, ofmBytes));
 
   // Weights: copied once by DMA into their buffer and read from it per OFM block, or read in place.
   double dmaBytes = 0.0;
@@ -178,13 +178,13 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
   // Inputs.
   const double ifmBytes = featureMapBytes(query.ifm) * ifmReadMultiple;
   add(query.ifm.area, TensorPurpose::FeatureMap, AccessDirection::Read, ifmBytes,
-      transferEfficiencyBytes(arch, query.ifm.area, true, query.ifm.format, npu::bytesOf(query.ifm.type),
-                              query.ifm.shape, ifmBlock, ifmBytes));
+      transferEfficiencyBytes(arch, query.ifm.area, true, query.ifmBurstFormat.value_or(query.ifm.format),
+                              npu::bytesOf(query.ifm.type), query.ifm.shape, ifmBlock, ifmBytes));
   if (query.ifm2) {
     const double ifm2Bytes = featureMapBytes(*query.ifm2);
     add(query.ifm2->area, TensorPurpose::FeatureMap, AccessDirection::Read, ifm2Bytes,
-        transferEfficiencyBytes(arch, query.ifm2->area, true, query.ifm2->format, npu::bytesOf(query.ifm2->type),
-                                query.ifm2->shape, ifmBlock, ifm2Bytes));
+        transferEfficiencyBytes(arch, query.ifm2->area, true, query.ifm2BurstFormat.value_or(query.ifm2->format),
+                                npu::bytesOf(query.ifm2->type), query.ifm2->shape, ifmBlock, ifm2Bytes));
   }
 
   if (query.firstNpuPass && dmaSource && arch.bandwidthPerCycle(*dmaSource) > 0.0) {
@@ -225,6 +225,15 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   query.ifm = cost.ifm;
   query.ifm2 = cost.ifm2;
   query.ofm = cost.ofm;
+  // npu_performance.estimate_memory_transfer_efficiency: bursts as in the format the lowering allows
+  // (brick unless the feature map must stay linear), whatever the format it is stored in now.
+  const auto allowedFormat = [&](npu::TensorId tensor) -> std::optional<npu::TensorFormat> {
+    const npu::Tensor* t = subgraph.findTensor(tensor);
+    return t != nullptr && t->purpose == npu::TensorPurpose::FeatureMap ? std::optional(t->format) : std::nullopt;
+  };
+  query.ifmBurstFormat = allowedFormat(cost.reversedOperands ? op.ifm2() : op.ifm());
+  query.ifm2BurstFormat = allowedFormat(cost.reversedOperands ? op.ifm() : op.ifm2());
+  query.ofmBurstFormat = allowedFormat(op.ofm());
   const npu::Shape4& block = cost.block->ofmBlock;
   query.ofmBlock = Block{block.width, block.height, block.depth};
   const int ifmBits = npu::bitsOf(query.ifm.type);

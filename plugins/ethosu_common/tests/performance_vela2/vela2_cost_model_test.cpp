@@ -165,6 +165,35 @@ BOOST_AUTO_TEST_CASE(an_elementwise_add_costs_its_output_elements) {
   BOOST_TEST(bytes(p, MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Write) == 16384);
 }
 
+BOOST_AUTO_TEST_CASE(a_linearly_stored_ifm_moves_its_own_bytes_with_the_bursts_of_the_brick_format_it_may_take) {
+  // Ethos-U65-256 with the IFM in DRAM (bursts of 128 bytes), as a scheduler asks before it has
+  // chosen formats: Vela 2.1 counts the linear tensor's bytes but judges its bursts as brick format.
+  npu::AcceleratorConfig config;
+  config.variant = "ethos-u65-256";
+  config.system = "ethos_u65_high_end";
+  config.memoryMode = "dedicated_sram";
+  config.configSearchPath = {npu::test::sourceDir() / "configs"};
+  config.options.set("cost_model", std::string("vela2"));
+  const auto accelerator = ethosu::makeAccelerator(config);
+  PassQuery query = pass(npu::OpType::Conv2DBias, {1, 3, 12, 8}, {1, 3, 12, 64}, Block{6, 2, 32});
+  query.ifm.type = npu::DataType::Int16;
+  query.ifm.format = TensorFormat::NHWC;
+  query.ifm.area = MemoryArea::Dram;
+  query.traversal = BlockTraversal::DepthFirst;
+  const auto linear = ethosu::vela2::estimatePass(accelerator->architecture(), query);
+  query.ifmBurstFormat = TensorFormat::NHCWB16;
+  const auto brickBursts = ethosu::vela2::estimatePass(accelerator->architecture(), query);
+  // 3x12x8 int16 read once per OFM depth block of 32: unrounded bytes either way.
+  const double readBytes = 2 * 3 * 12 * 8 * 2;
+  BOOST_TEST(bytes(brickBursts, MemoryArea::Dram, TensorPurpose::FeatureMap, AccessDirection::Read) == readBytes);
+  const double dramBandwidth = accelerator->architecture().bandwidthPerCycle(MemoryArea::Dram);
+  BOOST_TEST(brickBursts.cycle(CycleComponent::DramAccess) == readBytes / dramBandwidth,
+             boost::test_tools::tolerance(1e-9));
+  // Read linearly, 16-byte bursts of the 8 channels cost 8 times as much.
+  BOOST_TEST(linear.cycle(CycleComponent::DramAccess) == 8 * readBytes / dramBandwidth,
+             boost::test_tools::tolerance(1e-9));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 // ---------------------------------------------------------------------------------------------------

@@ -39,6 +39,12 @@ struct PassQuery {
   npu::FeatureMapQuery ifm;
   std::optional<npu::FeatureMapQuery> ifm2;
   npu::FeatureMapQuery ofm;
+  /// Formats the burst efficiency assumes for ifm, ifm2 and ofm when they differ from the stored ones:
+  /// Vela 2.1 judges a feature map as brick-format unless it must stay linear, even while it is still
+  /// stored linearly (a scheduler's search, before formats are chosen).
+  std::optional<npu::TensorFormat> ifmBurstFormat;
+  std::optional<npu::TensorFormat> ifm2BurstFormat;
+  std::optional<npu::TensorFormat> ofmBurstFormat;
   Block ofmBlock; ///< the block config's OFM block, before clamping to the OFM
   BlockTraversal traversal = BlockTraversal::Default;
   bool accumulator40 = false;  ///< 16-bit IFM, not pooling, every feature map quantised (is_acc_40bits_used)
