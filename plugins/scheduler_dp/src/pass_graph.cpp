@@ -41,7 +41,9 @@ WeightEstimate estimateWeights(const Subgraph& subgraph, const Operation& op, co
   estimate.streamBytes = encoded.totalBytes;
   estimate.weightBytes = std::max<std::int64_t>(encoded.totalBytes - encoded.scaleBytes, 0);
   estimate.elements = weights.elements();
-  estimate.outputChannels = is(op.type, OpCategory::DepthwiseConvolution) ? 1 : channels;
+  // Vela 2.1 keeps depthwise weights as [H, W, 1, C] (graph_optimiser.reorder_depthwise_weights), so
+  // their double buffers and slices are in OFM channels like a convolution's.
+  estimate.outputChannels = channels;
   estimate.elementsPerChannel = estimate.elements / std::max(estimate.outputChannels, 1);
   // Vela divides every slice by the elements of a full slice (weight_compressor.compress_weights).
   const double sliceElements =

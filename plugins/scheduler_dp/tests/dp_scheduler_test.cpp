@@ -156,6 +156,25 @@ BOOST_AUTO_TEST_CASE(an_elementwise_ofm_sharing_its_input_range_still_counts_its
   BOOST_TEST(passes.nonLocalUsage(3) == featureMapBytes);
 }
 
+BOOST_AUTO_TEST_CASE(a_depthwise_convolution_double_buffers_its_weights_in_ofm_channels_of_the_block_depth) {
+  // Vela 2.1 keeps depthwise weights as [H, W, 1, C]: two slices of the block depth, as a convolution.
+  test::GraphBuilder builder;
+  builder.output(builder.depthwise(builder.input({1, 8, 8, 64})));
+  const Graph graph = builder.build();
+  const test::FakeSchedulingAccelerator accelerator;
+  const auto regions = test::npuRegions(graph);
+  BOOST_REQUIRE(!regions.empty());
+  const dp::PassGraph passes(graph, regions.front(), accelerator);
+  BOOST_REQUIRE_EQUAL(passes.size(), 1);
+  BOOST_REQUIRE(passes.pass(0).weightsBuffered);
+  const std::int64_t sixteenDeep = passes.doubleBufferBytes(0, 16, 1.0);
+  BOOST_TEST(sixteenDeep > 0);
+  BOOST_TEST(passes.doubleBufferBytes(0, 8, 1.0) < sixteenDeep);
+  BOOST_TEST(passes.doubleBufferBytes(0, 32, 1.0) > sixteenDeep);
+  // Two 32-deep slices already hold all 64 channels.
+  BOOST_TEST(passes.doubleBufferBytes(0, 64, 1.0) == passes.doubleBufferBytes(0, 32, 1.0));
+}
+
 BOOST_AUTO_TEST_CASE(every_region_of_a_graph_with_several_subgraphs_is_scheduled) {
   test::GraphBuilder first("first");
   first.output(first.conv(first.input({1, 16, 16, 8}), 8));
