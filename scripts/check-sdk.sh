@@ -28,6 +28,8 @@ if [ ! -f "$model" ]; then
   "$build_dir/bin/npu-model-gen" mobilenet-v1 --alpha 0.25 --resolution 96 -o "$model"
 fi
 pipelines="$prefix/share/npu-pipeline/examples/acme"
-"$npu" compare "$pipelines/acme-dp.yaml" "$pipelines/acme-cascade.yaml" "$model" -o "$work/compare" | head -20
+"$npu" compare "$pipelines/acme-dp.yaml" "$pipelines/acme-cascade.yaml" "$model" -o "$work/compare" \
+  > "$work/compare.txt"
+head -20 "$work/compare.txt"
 test -s "$work/compare/compare.html"
 echo "check-sdk: passed"
