@@ -91,6 +91,31 @@ def cascade_section(binary, shared, index, configs, models, lines: List[str]) ->
     return wall_c1
 
 
+def exhaustive_section(binary, models, lines: List[str]) -> None:
+    """The cascade scheduler's wider stripe search against Vela's, under the same SRAM limits."""
+    lines += ["## Cascade scheduler: exhaustive stripe search vs Vela's", "",
+              "`search: exhaustive` evaluates every stripe height of every cascade in parallel and keeps the "
+              "whole schedule only when it is faster than Vela's search, under the same limit (C3, C5).", ""]
+    for config in ("C3", "C5"):
+        pipeline = lib.REPO / "configs" / "reference" / f"{config}-cascade.yaml"
+        faster = []
+        compared = 0
+        for model in models:
+            vela = lib.run_pipeline(binary, pipeline, model)
+            wide = lib.run_pipeline(binary, pipeline, model, ["--set", "scheduler.search=exhaustive"])
+            if not (vela.ok and wide.ok):
+                continue
+            compared += 1
+            if wide.total_cycles < vela.total_cycles:
+                faster.append((model.stem, vela.total_cycles, wide.total_cycles, wide.sram_peak_bytes,
+                               vela.sram_peak_bytes))
+        lines.append(f"- {config}: faster on {len(faster)} of {compared} models")
+        for name, before, after, sram, vela_sram in faster:
+            lines.append(f"  - {name}: {before:.0f} -> {after:.0f} cycles "
+                         f"({lib.percent(lib.relative_error(after, before))}), SRAM peak {vela_sram:.0f} -> {sram:.0f}")
+    lines.append("")
+
+
 def dp_section(binary, shared, index, models, lines: List[str]) -> Dict[str, float]:
     """DP scheduler with the 2020 cost model against Vela 2.1.1; returns C1 wall times."""
     wall_c1 = {}
@@ -209,6 +234,8 @@ def main() -> int:
              "`shared/models` with the configuration's pipeline in `configs/reference/`; Vela's figures come "
              "from `shared/reference/INDEX.tsv`.", ""]
     wall_cascade = cascade_section(binary, args.shared, index, args.configs.split(","), models, lines)
+    if set(args.configs.split(",")) >= {"C3", "C5"}:
+        exhaustive_section(binary, models, lines)
     wall_dp = dp_section(binary, args.shared, index, models, lines) if args.dp else {}
     timing_section(index, wall_cascade, wall_dp, lines)
     text = "\n".join(lines) + "\n"
