@@ -16,7 +16,10 @@ import tempfile
 from pathlib import Path
 from typing import List
 
-REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import parity_lib as lib  # noqa: E402
+
+REPO = lib.REPO
 FIGURES = [("cycles", "cycles", 0), ("sram_peak_bytes", "SRAM peak (B)", 0), ("off_chip_bytes", "off-chip (B)", 0)]
 
 
@@ -85,14 +88,7 @@ def main() -> int:
     for config in args.configs.split(","):
         with tempfile.TemporaryDirectory(prefix="npu-ab-") as out:
             section(config, compare(binary, config, models, Path(out)), lines)
-    reading = Path(__file__).resolve().parent / "ab_reading.md"
-    if reading.exists():
-        lines += [reading.read_text().rstrip(), ""]
-    text = "\n".join(lines) + "\n"
-    if args.output:
-        args.output.write_text(text)
-    else:
-        print(text)
+    lib.write_markdown(lines, args.output, Path(__file__).resolve().parent / "ab_reading.md")
     return 0
 
 

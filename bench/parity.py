@@ -208,9 +208,6 @@ def timing_section(index, wall_cascade, wall_dp, lines: List[str]):
                          f"largest {ratios[-1]:.0f}x over {len(ratios)} models")
     lines += ["", "Vela's wall times are from the reference runs (another machine); ours include process start, "
               "reading, lowering, scheduling, allocation, evaluation and writing the reports.", ""]
-    notes = Path(__file__).resolve().parent / "parity_notes.md"
-    if notes.exists():
-        lines += [notes.read_text().rstrip(), ""]
 
 
 def main() -> int:
@@ -238,11 +235,7 @@ def main() -> int:
         exhaustive_section(binary, models, lines)
     wall_dp = dp_section(binary, args.shared, index, models, lines) if args.dp else {}
     timing_section(index, wall_cascade, wall_dp, lines)
-    text = "\n".join(lines) + "\n"
-    if args.output:
-        args.output.write_text(text)
-    else:
-        print(text)
+    lib.write_markdown(lines, args.output, Path(__file__).resolve().parent / "parity_notes.md")
     return 0
 
 

@@ -196,3 +196,15 @@ def parse_vela21_passes(path: Path) -> Dict[str, dict]:
                 "strategy": row["streaming_strategy"],
             }
     return passes
+
+
+def write_markdown(lines: List[str], output: Optional[Path], appendix: Optional[Path] = None) -> None:
+    """Joins the lines, appends the hand-written `appendix` file if it exists, and writes the text to
+    `output` (stdout when None)."""
+    if appendix is not None and appendix.exists():
+        lines = lines + [appendix.read_text().rstrip(), ""]
+    text = "\n".join(lines) + "\n"
+    if output:
+        output.write_text(text)
+    else:
+        print(text)
