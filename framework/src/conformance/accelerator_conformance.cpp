@@ -30,10 +30,9 @@ struct Answers {
                                          [](const SupportVerdict& a, const SupportVerdict& b) {
                                            return a.supported == b.supported && a.reason == b.reason;
                                          });
-    const auto sameCycles = std::equal(cycles.begin(), cycles.end(), other.cycles.begin(), other.cycles.end(),
-                                       [](const CycleCost& a, const CycleCost& b) {
-                                         return a.macs == b.macs && a.cycles == b.cycles;
-                                       });
+    const auto sameCycles =
+        std::equal(cycles.begin(), cycles.end(), other.cycles.begin(), other.cycles.end(),
+                   [](const CycleCost& a, const CycleCost& b) { return a.macs == b.macs && a.cycles == b.cycles; });
     const auto sameEstimates =
         std::equal(estimates.begin(), estimates.end(), other.estimates.begin(), other.estimates.end(),
                    [](const OperationPerformance& a, const OperationPerformance& b) {
@@ -65,7 +64,9 @@ private:
   ConformanceReport& report_;
 };
 
-bool finiteNonNegative(double value) { return std::isfinite(value) && value >= 0.0; }
+bool finiteNonNegative(double value) {
+  return std::isfinite(value) && value >= 0.0;
+}
 
 Answers ask(const Accelerator& accelerator, const Subgraph& subgraph, const std::vector<Probe>& probes) {
   Answers answers;
@@ -79,9 +80,10 @@ Answers ask(const Accelerator& accelerator, const Subgraph& subgraph, const std:
     }
     const int depth = shapes.ofm.depth;
     const std::vector<int> slices{0, depth};
-    answers.encodedBytes.push_back(subgraph.validTensorId(op.weights())
-                                       ? accelerator.weights().encode(subgraph, op, *probe.block, slices, false).totalBytes
-                                       : 0);
+    answers.encodedBytes.push_back(
+        subgraph.validTensorId(op.weights())
+            ? accelerator.weights().encode(subgraph, op, *probe.block, slices, false).totalBytes
+            : 0);
     answers.cycles.push_back(accelerator.costModel().cycles(subgraph, op, probe.query));
     PerformanceContext context;
     context.query = probe.query;
@@ -159,16 +161,16 @@ std::vector<Probe> prepareProbes(const Accelerator& accelerator, const Subgraph&
       continue;
     }
     const Shape4 area = accelerator.blockConfigs().requiredIfmArea(subgraph, op, shapes.ofm);
-    checker.check("the IFM area needed for the whole output is positive: " + what,
-                  area.height > 0 && area.width > 0, "requiredIfmArea = " + area.str());
-    probe.query.ifm = FeatureMapQuery{shapes.ifm, subgraph.tensor(op.ifm()).type, TensorFormat::NHWC,
-                                      memory.featureMapArea};
+    checker.check("the IFM area needed for the whole output is positive: " + what, area.height > 0 && area.width > 0,
+                  "requiredIfmArea = " + area.str());
+    probe.query.ifm =
+        FeatureMapQuery{shapes.ifm, subgraph.tensor(op.ifm()).type, TensorFormat::NHWC, memory.featureMapArea};
     if (subgraph.validTensorId(op.ifm2())) {
-      probe.query.ifm2 = FeatureMapQuery{subgraph.ifmShape(op, 1), subgraph.tensor(op.ifm2()).type,
-                                         TensorFormat::NHWC, memory.featureMapArea};
+      probe.query.ifm2 = FeatureMapQuery{subgraph.ifmShape(op, 1), subgraph.tensor(op.ifm2()).type, TensorFormat::NHWC,
+                                         memory.featureMapArea};
     }
-    probe.query.ofm = FeatureMapQuery{shapes.ofm, subgraph.tensor(op.ofm()).type, TensorFormat::NHWC,
-                                      memory.featureMapArea};
+    probe.query.ofm =
+        FeatureMapQuery{shapes.ofm, subgraph.tensor(op.ofm()).type, TensorFormat::NHWC, memory.featureMapArea};
     probe.query.hasScalesBiases = subgraph.validTensorId(op.bias());
     probe.query.constantArea = memory.constantArea;
     probe.query.block = nullptr; // set after the probes vector is final (pointers must stay valid)
@@ -201,12 +203,15 @@ void checkAnswers(const Accelerator& accelerator, const Subgraph& subgraph, cons
       context.query = probe.query;
       const OperationPerformance estimate = accelerator.costModel().estimate(subgraph, op, context);
       bool sane = estimate.macs >= 0;
-      for (double cycles : estimate.cycles) {
-        sane = sane && finiteNonNegative(cycles) &&
-               cycles <= estimate.cycle(CycleComponent::Total) * (1.0 + 1e-9) + 1e-9;
+      std::string components;
+      for (std::size_t component = 0; component < estimate.cycles.size(); ++component) {
+        const double cycles = estimate.cycles[component];
+        sane =
+            sane && finiteNonNegative(cycles) && cycles <= estimate.cycle(CycleComponent::Total) * (1.0 + 1e-9) + 1e-9;
+        components += (component == 0 ? "" : " ") + std::to_string(cycles);
       }
       checker.check("the full estimate is finite, non-negative, and its total is at least every component: " + what,
-                    sane, "total=" + std::to_string(estimate.cycle(CycleComponent::Total)));
+                    sane, "cycles (NPU, SRAM, DRAM, on-chip flash, off-chip flash access, total) = " + components);
     });
     if (!subgraph.validTensorId(op.weights())) {
       continue;
@@ -267,9 +272,8 @@ ConformanceReport checkAccelerator(const Accelerator& accelerator) {
                   "a second serial round of the same questions gave different answers");
     constexpr std::size_t kRounds = 32;
     std::vector<Answers> parallel(kRounds);
-    tbb::parallel_for(std::size_t{0}, kRounds, [&](std::size_t round) {
-      parallel[round] = ask(accelerator, subgraph, probes);
-    });
+    tbb::parallel_for(std::size_t{0}, kRounds,
+                      [&](std::size_t round) { parallel[round] = ask(accelerator, subgraph, probes); });
     const bool same = std::all_of(parallel.begin(), parallel.end(), [&](const Answers& a) { return a == serial; });
     checker.check("answers from many threads at once equal the serial answers", same,
                   "concurrent calls gave answers that differ from serial calls");
