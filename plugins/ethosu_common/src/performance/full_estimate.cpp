@@ -156,8 +156,13 @@ npu::OperationPerformance estimateFullPerformance(const Architecture& arch, cons
 
   if (access.constantRead[0] > 0 && traits.originalWeightElements > 0) {
     // Encoded weights are read in proportion to the raw weights (the stream's alignment is ignored).
+    // Without an encoding (a query outside a schedule) the weights count as one byte each, uncompressed;
+    // the approximation never goes below nothing.
     const double encodedApproximation =
-        static_cast<double>(weights.encodedBytes) - access.constantRead[1] * CommonArchitecture::kEncodedScaleBiasBytes;
+        weights.present ? std::max(static_cast<double>(weights.encodedBytes) -
+                                       access.constantRead[1] * CommonArchitecture::kEncodedScaleBiasBytes,
+                                   0.0)
+                        : static_cast<double>(traits.originalWeightElements);
     const double compression = encodedApproximation / static_cast<double>(traits.originalWeightElements);
     const double weightBytes = access.constantRead[0] * compression;
     at(bytes, query.constantArea, TensorPurpose::Weights, AccessDirection::Read) += weightBytes;
