@@ -6,6 +6,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <span>
+
 namespace {
 
 struct FakePipeline {
@@ -71,6 +74,45 @@ BOOST_AUTO_TEST_CASE(compiling_places_schedules_allocates_and_evaluates_every_np
   // input, a, b, c and d (1 KiB each) without reuse under the linear allocator; the constant stays in flash.
   BOOST_TEST(report.memoryUsed[static_cast<std::size_t>(npu::MemoryArea::Sram)] == 5 * 1024);
   BOOST_TEST(report.inferenceSeconds() == 3 * 1024 / 1e6);
+}
+
+/// The chain graph with the constant also read by the CPU operator, so that it needs a buffer.
+class ConstantOnCpuFrontend final : public npu::FrontendPlugin {
+public:
+  std::vector<std::string> fileExtensions() const override { return {".fake"}; }
+  npu::Graph read(const std::filesystem::path&, const npu::OptionValues&) const override {
+    npu::Graph graph = npu::test::makeChainGraph();
+    graph.subgraphs[0].operations[1].inputs.push_back(1); // tensor 1 is the constant "one"
+    return graph;
+  }
+};
+
+/// Records the ranges the allocator is asked to place.
+class RecordingAllocator final : public npu::AllocatorPlugin {
+public:
+  std::vector<std::int64_t> allocate(std::span<const npu::LiveRange> ranges,
+                                     const npu::OptionValues& options) const override {
+    for (const auto& range : ranges) {
+      names.push_back(range.name);
+    }
+    return npu::test::FakeLinearAllocator{}.allocate(ranges, options);
+  }
+  mutable std::vector<std::string> names;
+};
+
+BOOST_AUTO_TEST_CASE(constants_are_laid_out_first_and_never_handed_to_the_allocator) {
+  FakePipeline fake;
+  ConstantOnCpuFrontend frontend;
+  RecordingAllocator allocator;
+  fake.pipeline.stages[0].implementation = &frontend;
+  fake.pipeline.stages[2].implementation = &allocator;
+  const auto compilation = fake.compile();
+  BOOST_TEST(std::count(allocator.names.begin(), allocator.names.end(), "one") == 0);
+  BOOST_TEST(allocator.names.size() == 5U); // input, a, b, c, d
+  // The 1-byte constant takes the first 16-byte slot of SRAM (the fake's constant memory), the
+  // feature maps follow it.
+  const auto& report = *compilation.report;
+  BOOST_TEST(report.memoryUsed[static_cast<std::size_t>(npu::MemoryArea::Sram)] == 16 + 5 * 1024);
 }
 
 BOOST_AUTO_TEST_CASE(a_schedule_over_the_fast_storage_limit_is_a_compile_error_naming_the_operation) {

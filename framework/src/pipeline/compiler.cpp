@@ -1,5 +1,6 @@
 #include "npu/pipeline/compiler.hpp"
 
+#include "npu/core/shape.hpp"
 #include "npu/ir/graph_algorithms.hpp"
 #include "npu/plugin/frontend.hpp"
 #include "npu/plugin/lowering.hpp"
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace npu {
 
@@ -130,6 +132,8 @@ public:
   }
 
   [[nodiscard]] std::vector<NetworkBuffer>& buffers() { return buffers_; }
+  /// Whether buffer `index` holds a constant (stored for the whole inference).
+  [[nodiscard]] bool isConstant(std::size_t index) const { return constants_.contains(index); }
   /// The operation running at `time` of this timeline.
   [[nodiscard]] std::string operationAt(std::int64_t time) const {
     OperationId op = steps_.empty() ? 0 : steps_.front().second;
@@ -240,8 +244,9 @@ struct MemoryPeak {
 /// peak with the operation live then.
 std::array<std::int64_t, kMemoryAreaCount> allocateNetwork(const Graph& graph, const std::vector<Schedule>& schedules,
                                                            std::vector<Allocation>& allocations,
-                                                           const AllocatorPlugin& allocator, const OptionValues& options,
-                                                           const Accelerator& accelerator, MemoryPeak& fastStoragePeak) {
+                                                           const AllocatorPlugin& allocator,
+                                                           const OptionValues& options, const Accelerator& accelerator,
+                                                           MemoryPeak& fastStoragePeak) {
   std::array<std::int64_t, kMemoryAreaCount> peaks{};
   const MemoryArea fastStorage = accelerator.memory().fastStorageArea;
   allocations.assign(schedules.size(), Allocation{});
@@ -253,23 +258,51 @@ std::array<std::int64_t, kMemoryAreaCount> allocateNetwork(const Graph& graph, c
     auto& buffers = timeline.buffers();
     for (int areaIndex = 0; areaIndex < kMemoryAreaCount; ++areaIndex) {
       const auto area = static_cast<MemoryArea>(areaIndex);
+      // Constants live for the whole inference, so no allocator can reuse their bytes: like Vela's
+      // permanent storage they are laid out one after another at the start of the memory, and only the
+      // rest goes to the allocator (whose search over ranges that all overlap would cost quadratic time
+      // and memory for nothing).
       std::vector<std::size_t> members;
       std::vector<LiveRange> ranges;
+      std::vector<std::size_t> constantMembers;
+      std::vector<LiveRange> constantRanges;
       for (std::size_t i = 0; i < buffers.size(); ++i) {
         if (buffers[i].area == area) {
-          members.push_back(i);
-          ranges.push_back(buffers[i].range);
-          ranges.back().alignment = std::max(ranges.back().alignment, accelerator.memory().allocationAlignment);
+          const bool constant = timeline.isConstant(i);
+          (constant ? constantMembers : members).push_back(i);
+          std::vector<LiveRange>& list = constant ? constantRanges : ranges;
+          list.push_back(buffers[i].range);
+          list.back().alignment = std::max(list.back().alignment, accelerator.memory().allocationAlignment);
         }
       }
-      if (ranges.empty()) {
+      if (ranges.empty() && constantRanges.empty()) {
         continue;
       }
-      const auto addresses = allocator.allocate(ranges, options);
-      if (addresses.size() != ranges.size()) {
-        throwInternalError("allocator returned " + std::to_string(addresses.size()) + " addresses for " +
-                           std::to_string(ranges.size()) + " live ranges");
+      std::vector<std::int64_t> addresses;
+      std::int64_t constantEnd = 0;
+      for (const LiveRange& range : constantRanges) {
+        constantEnd = roundUp(constantEnd, std::max<std::int64_t>(range.alignment, 1));
+        addresses.push_back(constantEnd);
+        constantEnd += range.size;
       }
+      // The allocator aligns addresses from 0; starting its part at a multiple of every alignment keeps them.
+      std::int64_t alignment = 1;
+      for (const LiveRange& range : ranges) {
+        alignment = std::max(alignment, range.alignment);
+      }
+      const std::int64_t variableStart = roundUp(constantEnd, alignment);
+      if (!ranges.empty()) {
+        const auto allocated = allocator.allocate(ranges, options);
+        if (allocated.size() != ranges.size()) {
+          throwInternalError("allocator returned " + std::to_string(allocated.size()) + " addresses for " +
+                             std::to_string(ranges.size()) + " live ranges");
+        }
+        for (const std::int64_t address : allocated) {
+          addresses.push_back(variableStart + address);
+        }
+      }
+      members.insert(members.begin(), constantMembers.begin(), constantMembers.end());
+      ranges.insert(ranges.begin(), constantRanges.begin(), constantRanges.end());
       const auto issues = verifyAllocation(ranges, addresses);
       if (!issues.empty()) {
         throwInternalError("invalid allocation in " + std::string(displayNameOf(area)) + ": " + issues.front().message);
@@ -288,9 +321,9 @@ std::array<std::int64_t, kMemoryAreaCount> allocateNetwork(const Graph& graph, c
         }
         const auto usage = memoryUsageOverTime(ranges, length);
         const auto busiest = std::max_element(usage.begin(), usage.end()) - usage.begin();
-        fastStoragePeak = MemoryPeak{peak, timeline.operationAt(busiest) + " (" +
-                                               std::to_string(usage[static_cast<std::size_t>(busiest)]) +
-                                               " bytes live)"};
+        fastStoragePeak =
+            MemoryPeak{peak, timeline.operationAt(busiest) + " (" +
+                                 std::to_string(usage[static_cast<std::size_t>(busiest)]) + " bytes live)"};
       }
     }
   }
