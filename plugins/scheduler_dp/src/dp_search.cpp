@@ -33,6 +33,32 @@ bool compatible(const std::map<int, StrategyPtr>& combination, const std::map<in
   return true;
 }
 
+/// `candidate` with `pass` appended, run with block config `block` (OFM block height `blockHeight`):
+/// the pass adds `sram` bytes and its metrics.
+Candidate withPass(const Candidate& candidate, int pass, int block, int blockHeight, std::int64_t sram,
+                   const Metrics& metrics) {
+  auto strategy = std::make_shared<Strategy>(*candidate.strategy);
+  strategy->sramUsed += sram;
+  strategy->passes.push_back(pass);
+  strategy->blockConfigs.push_back(block);
+  strategy->lastBlockHeight = blockHeight;
+  strategy->metrics += metrics;
+  return {std::move(strategy), candidate.set};
+}
+
+/// `extend(b)` for every block config index b below `count`, in parallel, concatenated in block order so
+/// that the result does not depend on the thread count.
+template <typename Extend>
+Candidates forEachBlock(std::size_t count, const Extend& extend) {
+  std::vector<Candidates> perBlock(count);
+  tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) { perBlock[b] = extend(static_cast<int>(b)); });
+  Candidates result;
+  for (auto& list : perBlock) {
+    result.insert(result.end(), list.begin(), list.end());
+  }
+  return result;
+}
+
 Candidates appendSram(std::int64_t sram, const Candidates& data) {
   Candidates result;
   result.reserve(data.size());
@@ -199,26 +225,18 @@ const Candidates& DpSearch::weightStreamingBody(int pass) {
   }
   const Candidates data = appendSram(graph_.inputBytesInSearchedMemory(pass), searchPredecessors(pass));
   const auto& blocks = evaluator_.blockConfigs(pass);
-  std::vector<Candidates> perBlock(blocks.size());
-  tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
+  Candidates result = forEachBlock(blocks.size(), [&](int b) {
+    const BlockConfig& block = blocks[static_cast<std::size_t>(b)];
     // Weights are double-buffered in slices of the block depth.
-    const std::int64_t sram =
-        graph_.doubleBufferBytes(pass, blocks[b].ofmBlock.depth, options_.weightEstimationScaling);
-    const Metrics& metrics = evaluator_.metrics(pass, static_cast<int>(b), false);
+    const std::int64_t sram = graph_.doubleBufferBytes(pass, block.ofmBlock.depth, options_.weightEstimationScaling);
+    const Metrics& metrics = evaluator_.metrics(pass, b, false);
+    Candidates extended;
+    extended.reserve(data.size());
     for (const Candidate& candidate : data) {
-      auto strategy = std::make_shared<Strategy>(*candidate.strategy);
-      strategy->sramUsed += sram;
-      strategy->passes.push_back(pass);
-      strategy->blockConfigs.push_back(static_cast<int>(b));
-      strategy->lastBlockHeight = blocks[b].ofmBlock.height;
-      strategy->metrics += metrics;
-      perBlock[b].push_back({std::move(strategy), candidate.set});
+      extended.push_back(withPass(candidate, pass, b, block.ofmBlock.height, sram, metrics));
     }
+    return extended;
   });
-  Candidates result;
-  for (auto& list : perBlock) {
-    result.insert(result.end(), list.begin(), list.end());
-  }
   combinations_ += static_cast<std::int64_t>(result.size());
   return weightBodies_.emplace(pass, paretoFrontier(std::move(result), weights_)).first->second;
 }
@@ -245,25 +263,18 @@ const Candidates& DpSearch::ifmStreamingBody(int pass, bool outputToFastStorage)
   const auto& blocks = evaluator_.blockConfigs(pass);
   // Cascading options depend on the predecessors only, so they are found once for every block config.
   const auto cascades = options_.useCascading ? cascadeOptions(pass) : std::vector<CascadeOption>{};
-  std::vector<Candidates> perBlock(blocks.size());
-  tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
-    Candidates source = ifmStreamingPartial(pass, static_cast<int>(b), cascades);
+  Candidates result = forEachBlock(blocks.size(), [&](int b) {
+    Candidates source = ifmStreamingPartial(pass, b, cascades);
     source.insert(source.end(), inputData.begin(), inputData.end());
-    const Metrics& metrics = evaluator_.metrics(pass, static_cast<int>(b), outputToFastStorage);
+    const Metrics& metrics = evaluator_.metrics(pass, b, outputToFastStorage);
+    const int height = blocks[static_cast<std::size_t>(b)].ofmBlock.height;
+    Candidates extended;
+    extended.reserve(source.size());
     for (const Candidate& candidate : source) {
-      auto strategy = std::make_shared<Strategy>(*candidate.strategy);
-      strategy->sramUsed += base;
-      strategy->passes.push_back(pass);
-      strategy->blockConfigs.push_back(static_cast<int>(b));
-      strategy->lastBlockHeight = blocks[b].ofmBlock.height;
-      strategy->metrics += metrics;
-      perBlock[b].push_back({std::move(strategy), candidate.set});
+      extended.push_back(withPass(candidate, pass, b, height, base, metrics));
     }
+    return extended;
   });
-  Candidates result;
-  for (auto& list : perBlock) {
-    result.insert(result.end(), list.begin(), list.end());
-  }
   combinations_ += static_cast<std::int64_t>(result.size());
   return ifmBodies_.emplace(key, paretoFrontier(std::move(result), weights_)).first->second;
 }
