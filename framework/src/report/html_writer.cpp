@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
+#include <utility>
 
 namespace npu {
 
@@ -79,8 +80,8 @@ std::string axes(double maxValue, std::size_t count, const std::string& yLabel, 
   return out.str();
 }
 
-/// Grouped bars, one group per layer index.
-std::string barChart(const std::string& title, const std::string& yLabel, const std::vector<Series>& series) {
+/// The longest series' length and the largest value of all series: what both axes span.
+std::pair<std::size_t, double> extentOf(const std::vector<Series>& series) {
   std::size_t count = 0;
   double maxValue = 0.0;
   for (const auto& s : series) {
@@ -89,6 +90,12 @@ std::string barChart(const std::string& title, const std::string& yLabel, const 
       maxValue = std::max(maxValue, v);
     }
   }
+  return {count, maxValue};
+}
+
+/// Grouped bars, one group per layer index.
+std::string barChart(const std::string& title, const std::string& yLabel, const std::vector<Series>& series) {
+  const auto [count, maxValue] = extentOf(series);
   std::ostringstream out;
   out << svgOpen(title) << axes(maxValue, count, yLabel, series);
   if (count > 0 && maxValue > 0) {
@@ -111,14 +118,7 @@ std::string barChart(const std::string& title, const std::string& yLabel, const 
 
 /// Step lines, one point per layer index.
 std::string stepChart(const std::string& title, const std::string& yLabel, const std::vector<Series>& series) {
-  std::size_t count = 0;
-  double maxValue = 0.0;
-  for (const auto& s : series) {
-    count = std::max(count, s.values.size());
-    for (double v : s.values) {
-      maxValue = std::max(maxValue, v);
-    }
-  }
+  const auto [count, maxValue] = extentOf(series);
   std::ostringstream out;
   out << svgOpen(title) << axes(maxValue, count, yLabel, series);
   if (count > 0 && maxValue > 0) {
