@@ -57,8 +57,8 @@ std::int64_t FakeSchedulingAccelerator::storageBytes(const Shape4& shape, DataTy
 std::optional<BlockConfig> FakeSchedulingAccelerator::choose(const Subgraph&, const Operation&,
                                                              const OperationShapes& shapes) const {
   BlockConfig block;
-  block.ofmBlock = Shape4{1, std::min(shapes.ofm.height, 8), std::min(shapes.ofm.width, 8),
-                          std::min(shapes.ofm.depth, 16)};
+  block.ofmBlock =
+      Shape4{1, std::min(shapes.ofm.height, 8), std::min(shapes.ofm.width, 8), std::min(shapes.ofm.depth, 16)};
   block.ifmBlock = block.ofmBlock;
   return block;
 }
@@ -157,10 +157,10 @@ OperationPerformance FakeSchedulingAccelerator::estimate(const Subgraph& subgrap
   result.byteCount(query.ofm.area, TensorPurpose::FeatureMap, AccessDirection::Write) += access.ofmWrite;
   result.cycles[static_cast<std::size_t>(CycleComponent::Npu)] = npu;
   double total = npu;
-  const std::pair<CycleComponent, MemoryArea> components[] = {{CycleComponent::SramAccess, MemoryArea::Sram},
-                                                              {CycleComponent::DramAccess, MemoryArea::Dram},
-                                                              {CycleComponent::OffChipFlashAccess,
-                                                               MemoryArea::OffChipFlash}};
+  const std::pair<CycleComponent, MemoryArea> components[] = {
+      {CycleComponent::SramAccess, MemoryArea::Sram},
+      {CycleComponent::DramAccess, MemoryArea::Dram},
+      {CycleComponent::OffChipFlashAccess, MemoryArea::OffChipFlash}};
   for (const auto& [component, area] : components) {
     double bytes = 0.0;
     for (const auto& purpose : result.bytes[static_cast<std::size_t>(area)]) {
@@ -185,7 +185,9 @@ std::string GraphBuilder::nextName(const std::string& prefix, const std::string&
   return name.empty() ? prefix + std::to_string(counter_++) : name;
 }
 
-Shape4 GraphBuilder::shapeOf(TensorId tensor) const { return Shape4::fromShape(subgraph().tensor(tensor).shape); }
+Shape4 GraphBuilder::shapeOf(TensorId tensor) const {
+  return Shape4::fromShape(subgraph().tensor(tensor).shape);
+}
 
 TensorId GraphBuilder::featureMap(Shape4 shape, const std::string& name) {
   Tensor tensor;
@@ -230,100 +232,78 @@ TensorId GraphBuilder::input(Shape4 shape, const std::string& name) {
   return tensor;
 }
 
+TensorId GraphBuilder::append(OpType type, const char* sourceType, const std::string& name,
+                              std::vector<TensorId> inputs, Shape4 ofmShape, std::optional<Kernel> kernel,
+                              Padding padding) {
+  const TensorId ofm = featureMap(ofmShape, name);
+  Operation op;
+  op.type = type;
+  op.sourceType = sourceType;
+  op.name = name;
+  op.inputs = std::move(inputs);
+  op.outputs = {ofm};
+  if (kernel) {
+    op.kernel = *kernel;
+  }
+  op.padding = padding;
+  addOperation(std::move(op));
+  return ofm;
+}
+
+namespace {
+
+/// The OFM of a kernel with "same" padding and `stride` over `in`, with `depth` channels.
+Shape4 stridedShape(const Shape4& in, int stride, int depth) {
+  return Shape4{1, static_cast<int>(divRoundUp(in.height, stride)), static_cast<int>(divRoundUp(in.width, stride)),
+                depth};
+}
+
+} // namespace
+
 TensorId GraphBuilder::conv(TensorId ifm, int depth, int kernel, int stride, const std::string& name) {
   const Shape4 in = shapeOf(ifm);
   const std::string opName = nextName("conv", name);
-  const Shape4 out{1, static_cast<int>(divRoundUp(in.height, stride)), static_cast<int>(divRoundUp(in.width, stride)),
-                   depth};
-  const TensorId weights = constant(Shape{depth, kernel, kernel, in.depth}, opName + "_weights", TensorPurpose::Weights,
-                                    DataType::Int8);
+  const TensorId weights =
+      constant(Shape{depth, kernel, kernel, in.depth}, opName + "_weights", TensorPurpose::Weights, DataType::Int8);
   const TensorId bias = constant(Shape{depth}, opName + "_bias", TensorPurpose::ScalesBiases, DataType::Int32);
-  const TensorId ofm = featureMap(out, opName);
-  Operation op;
-  op.type = OpType::Conv2DBias;
-  op.sourceType = "CONV_2D";
-  op.name = opName;
-  op.inputs = {ifm, weights, bias};
-  op.outputs = {ofm};
-  op.kernel = Kernel{kernel, kernel, stride, stride, 1, 1};
-  op.padding = Padding::Same;
-  addOperation(std::move(op));
-  return ofm;
+  return append(OpType::Conv2DBias, "CONV_2D", opName, {ifm, weights, bias}, stridedShape(in, stride, depth),
+                Kernel{kernel, kernel, stride, stride, 1, 1}, Padding::Same);
 }
 
 TensorId GraphBuilder::depthwise(TensorId ifm, int kernel, int stride, const std::string& name) {
   const Shape4 in = shapeOf(ifm);
   const std::string opName = nextName("depthwise", name);
-  const Shape4 out{1, static_cast<int>(divRoundUp(in.height, stride)), static_cast<int>(divRoundUp(in.width, stride)),
-                   in.depth};
   const TensorId weights =
       constant(Shape{1, kernel, kernel, in.depth}, opName + "_weights", TensorPurpose::Weights, DataType::Int8);
   const TensorId bias = constant(Shape{in.depth}, opName + "_bias", TensorPurpose::ScalesBiases, DataType::Int32);
-  const TensorId ofm = featureMap(out, opName);
-  Operation op;
-  op.type = OpType::DepthwiseConv2DBias;
-  op.sourceType = "DEPTHWISE_CONV_2D";
-  op.name = opName;
-  op.inputs = {ifm, weights, bias};
-  op.outputs = {ofm};
-  op.kernel = Kernel{kernel, kernel, stride, stride, 1, 1};
-  op.padding = Padding::Same;
-  addOperation(std::move(op));
-  return ofm;
+  return append(OpType::DepthwiseConv2DBias, "DEPTHWISE_CONV_2D", opName, {ifm, weights, bias},
+                stridedShape(in, stride, in.depth), Kernel{kernel, kernel, stride, stride, 1, 1}, Padding::Same);
 }
 
 TensorId GraphBuilder::maxPool(TensorId ifm, int kernel, int stride, const std::string& name) {
   const Shape4 in = shapeOf(ifm);
-  const std::string opName = nextName("maxpool", name);
-  const TensorId ofm = featureMap(
-      Shape4{1, static_cast<int>(divRoundUp(in.height, stride)), static_cast<int>(divRoundUp(in.width, stride)), in.depth},
-      opName);
-  Operation op;
-  op.type = OpType::MaxPool;
-  op.sourceType = "MAX_POOL_2D";
-  op.name = opName;
-  op.inputs = {ifm};
-  op.outputs = {ofm};
-  op.kernel = Kernel{kernel, kernel, stride, stride, 1, 1};
-  addOperation(std::move(op));
-  return ofm;
+  return append(OpType::MaxPool, "MAX_POOL_2D", nextName("maxpool", name), {ifm}, stridedShape(in, stride, in.depth),
+                Kernel{kernel, kernel, stride, stride, 1, 1});
 }
 
 TensorId GraphBuilder::add(TensorId a, TensorId b, const std::string& name) {
-  const std::string opName = nextName("add", name);
-  const TensorId ofm = featureMap(shapeOf(a), opName);
-  Operation op;
-  op.type = OpType::Add;
-  op.sourceType = "ADD";
-  op.name = opName;
-  op.inputs = {a, b};
-  op.outputs = {ofm};
-  addOperation(std::move(op));
-  return ofm;
+  return append(OpType::Add, "ADD", nextName("add", name), {a, b}, shapeOf(a));
 }
 
 TensorId GraphBuilder::addConstant(TensorId ifm, bool constantFirst, const std::string& name) {
   const std::string opName = nextName("add", name);
   const Shape4 in = shapeOf(ifm);
-  const TensorId value = constant(Shape{1, 1, 1, in.depth}, opName + "_constant", TensorPurpose::FeatureMap,
-                                  DataType::Int8);
-  const TensorId ofm = featureMap(in, opName);
-  Operation op;
-  op.type = OpType::Add;
-  op.sourceType = "ADD";
-  op.name = opName;
-  op.inputs = constantFirst ? std::vector<TensorId>{value, ifm} : std::vector<TensorId>{ifm, value};
-  op.outputs = {ofm};
-  addOperation(std::move(op));
-  return ofm;
+  const TensorId value =
+      constant(Shape{1, 1, 1, in.depth}, opName + "_constant", TensorPurpose::FeatureMap, DataType::Int8);
+  return append(OpType::Add, "ADD", opName,
+                constantFirst ? std::vector<TensorId>{value, ifm} : std::vector<TensorId>{ifm, value}, in);
 }
 
 TensorId GraphBuilder::fullyConnected(TensorId ifm, int outputs, const std::string& name) {
   const Shape4 in = shapeOf(ifm);
   const std::string opName = nextName("fc", name);
-  const TensorId weights =
-      constant(Shape{outputs, static_cast<int>(in.elements())}, opName + "_weights", TensorPurpose::Weights,
-               DataType::Int8);
+  const TensorId weights = constant(Shape{outputs, static_cast<int>(in.elements())}, opName + "_weights",
+                                    TensorPurpose::Weights, DataType::Int8);
   const TensorId bias = constant(Shape{outputs}, opName + "_bias", TensorPurpose::ScalesBiases, DataType::Int32);
   const TensorId ofm = featureMap(Shape4{1, 1, 1, outputs}, opName);
   Operation op;
@@ -342,6 +322,8 @@ void GraphBuilder::output(TensorId tensor) {
   subgraph().outputs.push_back(tensor);
 }
 
-std::vector<NpuRegion> npuRegions(const Graph& graph) { return findNpuRegions(graph); }
+std::vector<NpuRegion> npuRegions(const Graph& graph) {
+  return findNpuRegions(graph);
+}
 
 } // namespace npu::test

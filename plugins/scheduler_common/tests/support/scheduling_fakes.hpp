@@ -8,6 +8,7 @@
 #include "npu/schedule/schedule.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,9 @@ private:
   TensorId featureMap(Shape4 shape, const std::string& name);
   TensorId constant(Shape shape, const std::string& name, TensorPurpose purpose, DataType type);
   OperationId addOperation(Operation op);
+  /// Adds an NPU operation of `type` named `name` writing a new feature map of `ofmShape`, which it returns.
+  TensorId append(OpType type, const char* sourceType, const std::string& name, std::vector<TensorId> inputs,
+                  Shape4 ofmShape, std::optional<Kernel> kernel = std::nullopt, Padding padding = Padding::Valid);
   std::string nextName(const std::string& prefix, const std::string& name);
 
   Graph graph_;
