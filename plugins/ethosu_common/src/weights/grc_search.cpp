@@ -3,6 +3,7 @@
 #include "stream_format.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 namespace ethosu::weights::detail {
@@ -18,7 +19,6 @@ constexpr std::int16_t kRelativeCostCap = 127;
 constexpr int kWeightParameterCount = static_cast<int>(kWeightGrcParameters.size());
 constexpr int kUncompressedParameter = kWeightParameterCount - 1;
 constexpr int kLanes = 16; // weight parameters, padded with parameters that are never cheapest
-constexpr int kLaneBits = 4;
 using WeightLanes = std::array<std::int16_t, kLanes>;
 static_assert(kWeightParameterCount <= kLanes);
 
@@ -47,7 +47,45 @@ constexpr std::array<WeightLanes, 512> kWeightSymbolBits = [] {
   return table;
 }();
 
-constexpr WeightLanes kLaneIndex{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+// The search keeps the 16 lanes in two GCC/Clang vectors of 8: SIMD registers on every target (SSE2
+// on x86-64, NEON on AArch64), plain lane loops where there are none.
+using HalfLanes = std::int16_t __attribute__((vector_size(16)));
+using NarrowHalf = std::int8_t __attribute__((vector_size(8)));
+
+struct LaneVector {
+  HalfLanes low;
+  HalfLanes high;
+};
+
+[[nodiscard]] inline LaneVector load(const WeightLanes& lanes) {
+  LaneVector vector;
+  std::memcpy(&vector.low, lanes.data(), sizeof(vector.low));
+  std::memcpy(&vector.high, lanes.data() + kLanes / 2, sizeof(vector.high));
+  return vector;
+}
+[[nodiscard]] inline LaneVector splat(std::int16_t value) { return {HalfLanes{} + value, HalfLanes{} + value}; }
+[[nodiscard]] inline HalfLanes lanewiseMin(HalfLanes a, HalfLanes b) { return a < b ? a : b; }
+[[nodiscard]] inline LaneVector lanewiseMin(const LaneVector& a, const LaneVector& b) {
+  return {lanewiseMin(a.low, b.low), lanewiseMin(a.high, b.high)};
+}
+[[nodiscard]] inline LaneVector operator+(const LaneVector& a, const LaneVector& b) {
+  return {a.low + b.low, a.high + b.high};
+}
+[[nodiscard]] inline LaneVector operator-(const LaneVector& a, HalfLanes b) { return {a.low - b, a.high - b}; }
+/// Every lane of the result holds the smallest of the 16 lanes (a butterfly of pairwise minimums).
+[[nodiscard]] inline HalfLanes broadcastMinimum(const LaneVector& v) {
+  HalfLanes m = lanewiseMin(v.low, v.high);
+  m = lanewiseMin(m, __builtin_shufflevector(m, m, 4, 5, 6, 7, 0, 1, 2, 3));
+  m = lanewiseMin(m, __builtin_shufflevector(m, m, 2, 3, 0, 1, 6, 7, 4, 5));
+  return lanewiseMin(m, __builtin_shufflevector(m, m, 1, 0, 3, 2, 5, 4, 7, 6));
+}
+/// Stores the lanes as bytes; the recorded costs are capped at 41, so they fit.
+inline void storeNarrow(const LaneVector& v, std::array<std::int8_t, kLanes>& out) {
+  const NarrowHalf low = __builtin_convertvector(v.low, NarrowHalf);
+  const NarrowHalf high = __builtin_convertvector(v.high, NarrowHalf);
+  std::memcpy(out.data(), &low, sizeof(low));
+  std::memcpy(out.data() + kLanes / 2, &high, sizeof(high));
+}
 
 /// The first parameter whose relative cost is 0 (the cheapest, lowest index among equals).
 template <typename Costs>
@@ -86,36 +124,26 @@ void searchWeightParameters(std::span<const int> symbols, int uncompressedBits, 
   if (scratch.weightCosts.size() < count) {
     scratch.weightCosts.resize(count);
   }
-  WeightLanes sectionBits{};
-  sectionBits[kUncompressedParameter] = static_cast<std::int16_t>(uncompressedBits);
+  WeightLanes sectionLanes{};
+  sectionLanes[kUncompressedParameter] = static_cast<std::int16_t>(uncompressedBits);
+  const LaneVector sectionBits = load(sectionLanes);
+  const LaneVector changeBits = splat(kParameterChangeBits);
+  const LaneVector aboveChange = splat(kParameterChangeBits + 1);
 
   // relative[p]: bits of the cheapest coding so far that ends with parameter p, minus the cheapest of
-  // all, capped. Written as plain lane loops so that the compiler keeps them in vector registers.
-  WeightLanes relative{};
+  // all. The next symbol only sees min(relative, 40) (`reachable`: a dearer parameter switches to the
+  // cheapest one), and the walk back only whether a cost exceeds 40 (`recorded`, capped at 41). The
+  // cheapest new cost needs no cap: the 5-bit-divisor parameter codes every symbol in at most 21 bits,
+  // so it stays below 40 + 21. The loop-carried chain is a handful of vector operations.
+  LaneVector reachable = splat(0);
+  LaneVector recorded = splat(0);
   for (std::size_t index = 0; index < count; ++index) {
-    const WeightLanes& bits = kWeightSymbolBits[static_cast<std::size_t>(symbols[index])];
-    std::array<std::int8_t, kLanes>& before = scratch.weightCosts[index];
-    WeightLanes rankKey{};
-    for (std::size_t lane = 0; lane < kLanes; ++lane) {
-      before[lane] = static_cast<std::int8_t>(relative[lane]);
-      // Switching from the cheapest parameter costs a change; it is taken only when strictly cheaper.
-      relative[lane] =
-          static_cast<std::int16_t>(std::min(relative[lane], kParameterChangeBits) + bits[lane] + sectionBits[lane]);
-      rankKey[lane] =
-          static_cast<std::int16_t>((std::min(relative[lane], kRelativeCostCap) << kLaneBits) | kLaneIndex[lane]);
-    }
-    // The smallest key holds the cheapest cost and, among equal costs, the lowest parameter.
-    for (std::size_t lane = 0; lane < kLanes / 2; ++lane) {
-      rankKey[lane] = std::min(rankKey[lane], rankKey[lane + kLanes / 2]);
-    }
-    for (std::size_t lane = 0; lane < kLanes / 4; ++lane) {
-      rankKey[lane] = std::min(rankKey[lane], rankKey[lane + kLanes / 4]);
-    }
-    const auto cheapest = static_cast<std::int16_t>(
-        std::min(std::min(rankKey[0], rankKey[1]), std::min(rankKey[2], rankKey[3])) >> kLaneBits);
-    for (std::size_t lane = 0; lane < kLanes; ++lane) {
-      relative[lane] = std::min(static_cast<std::int16_t>(relative[lane] - cheapest), kRelativeCostCap);
-    }
+    const LaneVector bits = load(kWeightSymbolBits[static_cast<std::size_t>(symbols[index])]);
+    storeNarrow(recorded, scratch.weightCosts[index]);
+    const LaneVector costs = reachable + (bits + sectionBits);
+    const LaneVector relative = costs - broadcastMinimum(costs);
+    reachable = lanewiseMin(relative, changeBits);
+    recorded = lanewiseMin(relative, aboveChange);
   }
 
   const auto previousOf = [&](std::size_t index, int parameter) {
@@ -124,7 +152,12 @@ void searchWeightParameters(std::span<const int> symbols, int uncompressedBits, 
                ? firstCheapest(before, kWeightParameterCount)
                : parameter;
   };
-  traceBack(count, firstCheapest(relative, kWeightParameterCount), previousOf, segments);
+  WeightLanes final{};
+  for (std::size_t lane = 0; lane < kLanes / 2; ++lane) {
+    final[lane] = reachable.low[lane];
+    final[lane + kLanes / 2] = reachable.high[lane];
+  }
+  traceBack(count, firstCheapest(final, kWeightParameterCount), previousOf, segments);
 }
 
 void searchZeroRunParameters(std::span<const int> runs, std::span<const GrcSegment> weightSegments,
