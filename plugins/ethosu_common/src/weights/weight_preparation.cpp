@@ -57,7 +57,9 @@ struct Context {
 /// reference's "early zero-point correction").
 WeightVolume readVolume(const Context& context, const npu::Tensor& weights, WeightRole role) {
   const npu::Shape& shape = weights.shape;
-  const std::vector<std::int64_t> values = weights.integerValues();
+  // The weights are 8-bit (checked by the caller): read straight from the constant's bytes.
+  const std::span<const std::uint8_t> raw = weights.bytes();
+  const bool isSigned = weights.type == npu::DataType::Int8;
   WeightVolume volume;
   auto dimension = [&](int axis) { return shape[axis]; };
   if (role == WeightRole::FullyConnected) {
@@ -88,6 +90,11 @@ WeightVolume readVolume(const Context& context, const npu::Tensor& weights, Weig
     }
   }
 
+  if (static_cast<std::int64_t>(raw.size()) != volume.elements()) {
+    context.fail("the weights '" + weights.name + "' hold " + std::to_string(raw.size()) + " bytes for " +
+                     std::to_string(volume.elements()) + " values of shape " + shape.str(),
+                 "the model's weight buffer does not match the tensor's shape");
+  }
   const npu::Quantisation& quantisation = weights.quantisation;
   volume.values.resize(static_cast<std::size_t>(volume.elements()));
   for (int ofm = 0; ofm < volume.ofmDepth; ++ofm) {
@@ -105,7 +112,8 @@ WeightVolume readVolume(const Context& context, const npu::Tensor& weights, Weig
             source = ((std::int64_t{ofm} * volume.kernelHeight + sourceY) * volume.kernelWidth + sourceX) *
                          volume.ifmDepth + ifm;
           }
-          const auto value = static_cast<std::int16_t>(values[static_cast<std::size_t>(source)]);
+          const std::uint8_t byte = raw[static_cast<std::size_t>(source)];
+          const auto value = static_cast<std::int16_t>(isSigned ? static_cast<std::int8_t>(byte) : byte);
           volume.values[static_cast<std::size_t>(((std::int64_t{ofm} * volume.kernelHeight + y) * volume.kernelWidth + x) *
                                                      volume.ifmDepth + ifm)] =
               static_cast<std::int16_t>(value - zeroPoint);

@@ -7,20 +7,6 @@
 
 namespace ethosu::weights {
 
-WeightVolume WeightVolume::ofmChannels(int first, int end, int step) const {
-  WeightVolume part;
-  part.kernelHeight = kernelHeight;
-  part.kernelWidth = kernelWidth;
-  part.ifmDepth = ifmDepth;
-  const std::int64_t channelSize = std::int64_t{kernelHeight} * kernelWidth * ifmDepth;
-  for (int ofm = first; ofm < std::min(end, ofmDepth); ofm += step) {
-    const auto begin = values.begin() + ofm * channelSize;
-    part.values.insert(part.values.end(), begin, begin + channelSize);
-    ++part.ofmDepth;
-  }
-  return part;
-}
-
 namespace {
 
 /// Kernel positions of a sub-kernel the core reads, padded: part-kernel-first reads them in groups of
@@ -44,16 +30,18 @@ namespace {
 /// Appends weights in hardware order; positions outside the volume (or past the sub-kernel) read 0.
 class Reorderer {
 public:
-  Reorderer(const WeightVolume& weights, const ReorderParameters& parameters)
-      : weights_(weights), parameters_(parameters) {}
+  Reorderer(const WeightVolume& weights, OfmSelection channels, const ReorderParameters& parameters,
+            std::vector<std::int16_t>& out)
+      : weights_(weights), channels_(channels), parameters_(parameters), out_(out) {}
 
-  std::vector<std::int16_t> run() {
+  void run() {
+    out_.clear();
     const bool depthwise = parameters_.traversal == WeightTraversal::Depthwise;
     const bool partKernel = parameters_.traversal == WeightTraversal::PartKernelFirst;
     const int ifmBlockDepth = partKernel || parameters_.ifmBits == 16 ? 16 : 32;
     const int ifmDepthToCover = depthwise ? 1 : weights_.ifmDepth;
-    for (int ofmBlock = 0; ofmBlock < weights_.ofmDepth; ofmBlock += parameters_.ofmBlockDepth) {
-      const int ofmBlockDepth = std::min(parameters_.ofmBlockDepth, weights_.ofmDepth - ofmBlock);
+    for (int ofmBlock = 0; ofmBlock < channels_.count; ofmBlock += parameters_.ofmBlockDepth) {
+      const int ofmBlockDepth = std::min(parameters_.ofmBlockDepth, channels_.count - ofmBlock);
       for (int ifmBlock = 0; ifmBlock < ifmDepthToCover; ifmBlock += ifmBlockDepth) {
         // Depth-first reads whole IFM blocks (zero padded); part-kernel-first only the channels left.
         int ifmDepth = ifmBlockDepth;
@@ -65,7 +53,6 @@ public:
         appendSubKernels(ofmBlock, ofmBlockDepth, ifmBlock, ifmDepth);
       }
     }
-    return std::move(out_);
   }
 
 private:
@@ -112,8 +99,9 @@ private:
             for (int ifmOffset = 0; ifmOffset < ifmMicroBlockDepth; ++ifmOffset) {
               const int ofm = ofmBlock + ofmMicroBlock + ofmOffset;
               const int ifm = ifmStart + ifmMicroBlock + ifmOffset;
-              const bool inside = ifm < weights_.ifmDepth && ofm < weights_.ofmDepth && y < sub.height;
-              out_.push_back(inside ? weights_.at(ofm, sub.top + y, sub.left + x, ifm) : std::int16_t{0});
+              const bool inside = ifm < weights_.ifmDepth && ofm < channels_.count && y < sub.height;
+              out_.push_back(inside ? weights_.at(channels_.first + ofm * channels_.step, sub.top + y, sub.left + x, ifm)
+                                    : std::int16_t{0});
             }
           }
         }
@@ -122,8 +110,9 @@ private:
   }
 
   const WeightVolume& weights_;
+  OfmSelection channels_;
   const ReorderParameters& parameters_;
-  std::vector<std::int16_t> out_;
+  std::vector<std::int16_t>& out_;
 };
 
 void checkParameters(const WeightVolume& weights, const ReorderParameters& parameters) {
@@ -141,8 +130,19 @@ void checkParameters(const WeightVolume& weights, const ReorderParameters& param
 } // namespace
 
 std::vector<std::int16_t> reorderWeights(const WeightVolume& weights, const ReorderParameters& parameters) {
+  std::vector<std::int16_t> out;
+  reorderWeightsInto(weights, OfmSelection{0, weights.ofmDepth, 1}, parameters, out);
+  return out;
+}
+
+void reorderWeightsInto(const WeightVolume& weights, OfmSelection channels, const ReorderParameters& parameters,
+                        std::vector<std::int16_t>& out) {
   checkParameters(weights, parameters);
-  return Reorderer(weights, parameters).run();
+  npu::require(channels.first >= 0 && channels.count >= 0 && channels.step >= 1 &&
+                   (channels.count == 0 ||
+                    std::int64_t{channels.first} + std::int64_t{channels.count - 1} * channels.step < weights.ofmDepth),
+               "the selected OFM channels lie within the weight volume");
+  Reorderer(weights, channels, parameters, out).run();
 }
 
 } // namespace ethosu::weights

@@ -86,6 +86,7 @@ npu::EncodedWeights encodeWeightsAndScales(const WeightStreamInput& input, const
   // Encoding for a size only (the schedulers' candidates) plans every slice like the encoder but
   // writes no bits; each thread keeps its codec buffers from one stream to the next.
   thread_local detail::CodecWorkspace workspace;
+  thread_local std::vector<std::int16_t> reordered;
   npu::EncodedWeights result;
   std::vector<std::uint8_t> stream;
   std::vector<std::uint8_t> coreScales;
@@ -94,7 +95,6 @@ npu::EncodedWeights encodeWeightsAndScales(const WeightStreamInput& input, const
   for (std::size_t index = 0; index + 1 < depthSlices.size(); ++index) {
     const int first = depthSlices[index];
     const int length = depthSlices[index + 1] - first;
-    const WeightVolume slice = input.weights.ofmChannels(first, first + length);
 
     npu::EncodedWeightSlice sliceInfo;
     sliceInfo.depthStart = first;
@@ -113,8 +113,9 @@ npu::EncodedWeights encodeWeightsAndScales(const WeightStreamInput& input, const
       padTo16(coreScales);
       const auto scaleBytes = static_cast<std::int64_t>(coreScales.size());
       reorder.ofmBlockDepth = coreBlockDepth;
-      const std::vector<std::int16_t> reordered =
-          reorderWeights(slice.ofmChannels(core, length, config.cores), reorder);
+      // The core's channels of the slice: first + core, first + core + cores, ... below first + length.
+      const int coreChannels = (length - core + config.cores - 1) / config.cores;
+      reorderWeightsInto(input.weights, OfmSelection{first + core, coreChannels, config.cores}, reorder, reordered);
       std::int64_t weightBytes = 0;
       if (keepStream) {
         stream.insert(stream.end(), coreScales.begin(), coreScales.end());

@@ -6,6 +6,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <numeric>
 
 using namespace ethosu::weights;
@@ -25,12 +26,27 @@ WeightStreamInput convolution(int ofmDepth, int kernel, int ifmDepth) {
   return input;
 }
 
+/// The OFM channels first, first + step, ... below `end` of a volume, copied out.
+WeightVolume channels(const WeightVolume& volume, int first, int end, int step = 1) {
+  WeightVolume part;
+  part.kernelHeight = volume.kernelHeight;
+  part.kernelWidth = volume.kernelWidth;
+  part.ifmDepth = volume.ifmDepth;
+  const auto channelSize = static_cast<std::ptrdiff_t>(volume.kernelHeight * volume.kernelWidth * volume.ifmDepth);
+  for (int ofm = first; ofm < std::min(end, volume.ofmDepth); ofm += step) {
+    const auto begin = volume.values.begin() + ofm * channelSize;
+    part.values.insert(part.values.end(), begin, begin + channelSize);
+    ++part.ofmDepth;
+  }
+  return part;
+}
+
 std::int64_t weightBytes(const WeightStreamInput& input, int first, int end, int blockDepth, int core = 0,
                          int cores = 1) {
   ReorderParameters parameters;
   parameters.ofmBlockDepth = blockDepth;
   parameters.traversal = input.traversal;
-  const WeightVolume part = input.weights.ofmChannels(first, end).ofmChannels(core, end - first, cores);
+  const WeightVolume part = channels(channels(input.weights, first, end), core, end - first, cores);
   return static_cast<std::int64_t>(encodeWeightStream(reorderWeights(part, parameters)).size());
 }
 

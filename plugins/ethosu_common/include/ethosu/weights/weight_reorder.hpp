@@ -26,8 +26,13 @@ struct WeightVolume {
   [[nodiscard]] std::int16_t at(int ofm, int y, int x, int ifm) const {
     return values[static_cast<std::size_t>(((std::int64_t{ofm} * kernelHeight + y) * kernelWidth + x) * ifmDepth + ifm)];
   }
-  /// The OFM channels first, first + step, ... below `end` (all kernel positions and IFM channels).
-  [[nodiscard]] WeightVolume ofmChannels(int first, int end, int step = 1) const;
+};
+
+/// Which OFM channels of a volume one core reads: first, first + step, ... (`count` of them).
+struct OfmSelection {
+  int first = 0;
+  int count = 0;
+  int step = 1;
 };
 
 /// How the core walks the kernel (Vela's NpuBlockTraversal, plus depthwise).
@@ -51,5 +56,10 @@ struct ReorderParameters {
 
 /// The weights in hardware order, zero padding included: the input of encodeWeightStream.
 [[nodiscard]] std::vector<std::int16_t> reorderWeights(const WeightVolume& weights, const ReorderParameters& parameters);
+
+/// reorderWeights of the selected OFM channels only, written into `out` (replacing its contents; its
+/// capacity is reused, so an encoder that reorders many slices allocates once).
+void reorderWeightsInto(const WeightVolume& weights, OfmSelection channels, const ReorderParameters& parameters,
+                        std::vector<std::int16_t>& out);
 
 } // namespace ethosu::weights
