@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdlib>
+#include <span>
 
 namespace ethosu::support::kernel {
 
@@ -122,42 +124,79 @@ ConstraintResult checkWeightsConst(const OperationView& view) {
   return {weights != nullptr && weights->isConstant(), "Tensor '" + nameOrNone(weights) + "' has non-constant values"};
 }
 
-/// The largest per-output-channel sum of |weight - zero point| in Vela's HWIO view. For depthwise
-/// weights ([1, H, W, C*M] read as [H, W, C*M, 1]) Vela's sum runs over all weights, once per zero point.
-std::int64_t largestWeightSum(const OperationView& view, const Tensor& weights, std::span<const std::int64_t> values) {
-  const auto& zeroPoints = weights.quantisation.zeroPoint;
-  const std::vector<std::int64_t> zeros = zeroPoints.empty() ? std::vector<std::int64_t>{0} : zeroPoints;
+/// Sum of |value - zero| over all values, for each zero point; 8-bit values go through a histogram so
+/// that many zero points (one per channel) do not mean many passes over the weights.
+template <typename T>
+std::int64_t largestSumOverAll(std::span<const T> values, const std::vector<std::int64_t>& zeros) {
   std::int64_t largest = 0;
-  if (view.type() == OpType::DepthwiseConv2DBias || weights.shape.rank() != 4) {
+  if constexpr (sizeof(T) == 1) {
+    std::array<std::int64_t, 256> histogram{};
+    for (const T value : values) {
+      ++histogram[static_cast<std::uint8_t>(value)];
+    }
     for (const std::int64_t zero : zeros) {
       std::int64_t sum = 0;
-      for (const std::int64_t value : values) {
-        sum += std::abs(value - zero);
+      for (int slot = 0; slot < 256; ++slot) {
+        const std::int64_t value = static_cast<T>(static_cast<std::uint8_t>(slot));
+        sum += histogram[static_cast<std::size_t>(slot)] * std::abs(value - zero);
       }
       largest = std::max(largest, sum);
     }
-    return largest;
+  } else {
+    for (const std::int64_t zero : zeros) {
+      std::int64_t sum = 0;
+      for (const T value : values) {
+        sum += std::abs(static_cast<std::int64_t>(value) - zero);
+      }
+      largest = std::max(largest, sum);
+    }
   }
+  return largest;
+}
+
+/// The largest per-output-channel sum of |weight - zero point| in Vela's HWIO view. For depthwise
+/// weights ([1, H, W, C*M] read as [H, W, C*M, 1]) Vela's sum runs over all weights, once per zero point.
+template <typename T>
+std::int64_t largestWeightSum(const OperationView& view, const Tensor& weights, std::span<const T> values) {
+  const auto& zeroPoints = weights.quantisation.zeroPoint;
+  const std::vector<std::int64_t> zeros = zeroPoints.empty() ? std::vector<std::int64_t>{0} : zeroPoints;
+  if (view.type() == OpType::DepthwiseConv2DBias || weights.shape.rank() != 4) {
+    return largestSumOverAll(values, zeros);
+  }
+  std::int64_t largest = 0;
   const auto channels = static_cast<std::size_t>(weights.shape[0]); // OHWI
   const std::size_t perChannel = channels == 0 ? 0 : values.size() / channels;
   for (std::size_t channel = 0; channel < channels; ++channel) {
     const std::int64_t zero = zeros[zeros.size() == 1 ? 0 : std::min(channel, zeros.size() - 1)];
     std::int64_t sum = 0;
     for (std::size_t i = 0; i < perChannel; ++i) {
-      sum += std::abs(values[channel * perChannel + i] - zero);
+      sum += std::abs(static_cast<std::int64_t>(values[channel * perChannel + i]) - zero);
     }
     largest = std::max(largest, sum);
   }
   return largest;
 }
 
+template <typename T>
+std::span<const T> bytesAs(const Tensor& tensor) {
+  const std::span<const std::uint8_t> raw = tensor.bytes();
+  return {reinterpret_cast<const T*>(raw.data()), raw.size()};
+}
+
 ConstraintResult checkWeightsLimit(const OperationView& view) {
   const Tensor* weights = view.weights();
-  const auto values = integerValues(weights);
-  if (!values) {
-    return {false, "Tensor '" + nameOrNone(weights) + "' has the sum of weights: None"};
+  std::int64_t sum = 0;
+  if (weights != nullptr && weights->isConstant() && weights->type == DataType::UInt8) {
+    sum = largestWeightSum(view, *weights, bytesAs<std::uint8_t>(*weights));
+  } else if (weights != nullptr && weights->isConstant() && weights->type == DataType::Int8) {
+    sum = largestWeightSum(view, *weights, bytesAs<std::int8_t>(*weights));
+  } else {
+    const auto values = integerValues(weights);
+    if (!values) {
+      return {false, "Tensor '" + nameOrNone(weights) + "' has the sum of weights: None"};
+    }
+    sum = largestWeightSum(view, *weights, std::span<const std::int64_t>(*values));
   }
-  const std::int64_t sum = largestWeightSum(view, *weights, *values);
   return {sum <= kWeightsLimit, "Tensor '" + weights->name + "' has the sum of weights: " + std::to_string(sum)};
 }
 

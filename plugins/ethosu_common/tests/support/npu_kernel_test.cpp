@@ -32,6 +32,26 @@ TestGraph heavyConvolution(std::int64_t value) {
   return g;
 }
 
+/// A 16x16 depthwise convolution over 256 channels of uint8 weights, all 200, with one zero point per
+/// channel, the smallest `smallestZero`: Vela sums |weight - zero| over all 65536 weights per zero point.
+/// The feature maps are uint8, where asymmetric weights are allowed.
+TestGraph heavyDepthwise(std::int64_t smallestZero) {
+  TestGraph g;
+  const auto ifm = g.featureMap("ifm", {1, 16, 16, 256});
+  const auto weights = g.filled("weights", {1, 16, 16, 256}, DataType::UInt8, 200);
+  const auto bias = g.filled("bias", {256}, DataType::Int32, 0);
+  const auto ofm = g.featureMap("ofm", {1, 16, 16, 256});
+  auto& op = g.operation(OpType::DepthwiseConv2DBias, "DEPTHWISE_CONV_2D", {ifm, weights, bias}, {ofm});
+  op.kernel = kernelOf(16, 16);
+  op.padding = npu::Padding::Same;
+  g.tensor("ifm").type = DataType::UInt8;
+  g.tensor("ofm").type = DataType::UInt8;
+  auto& zeroPoints = g.tensor("weights").quantisation.zeroPoint;
+  zeroPoints.assign(256, 150);
+  zeroPoints[100] = smallestZero;
+  return g;
+}
+
 TestGraph depthwiseWithMultiplier(int ifmChannels) {
   TestGraph g;
   const int ofmChannels = ifmChannels * 2;
@@ -86,6 +106,8 @@ const std::vector<ReasonCase> kKernelCases{
      },
      "Tensor 'weights' has non-constant values"},
     {"weights_limit", [](bool failing) { return heavyConvolution(failing ? -128 : 127); },
+     "Tensor 'weights' has the sum of weights: 8388608"},
+    {"weights_limit", [](bool failing) { return heavyDepthwise(failing ? 72 : 73); },
      "Tensor 'weights' has the sum of weights: 8388608"},
     {"bias_shape", // only a bias fed at run time keeps its shape: Vela's reader flattens constant ones
      [](bool failing) {
