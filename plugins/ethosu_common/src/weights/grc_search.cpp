@@ -2,7 +2,12 @@
 
 #include "stream_format.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 
@@ -50,7 +55,6 @@ constexpr std::array<WeightLanes, 512> kWeightSymbolBits = [] {
 // The search keeps the 16 lanes in two GCC/Clang vectors of 8: SIMD registers on every target (SSE2
 // on x86-64, NEON on AArch64), plain lane loops where there are none.
 using HalfLanes = std::int16_t __attribute__((vector_size(16)));
-using NarrowHalf = std::int8_t __attribute__((vector_size(8)));
 
 struct LaneVector {
   HalfLanes low;
@@ -79,13 +83,32 @@ struct LaneVector {
   m = lanewiseMin(m, __builtin_shufflevector(m, m, 2, 3, 0, 1, 6, 7, 4, 5));
   return lanewiseMin(m, __builtin_shufflevector(m, m, 1, 0, 3, 2, 5, 4, 7, 6));
 }
-/// Stores the lanes as bytes; the recorded costs are capped at 41, so they fit.
-inline void storeNarrow(const LaneVector& v, std::array<std::int8_t, kLanes>& out) {
-  const NarrowHalf low = __builtin_convertvector(v.low, NarrowHalf);
-  const NarrowHalf high = __builtin_convertvector(v.high, NarrowHalf);
-  std::memcpy(out.data(), &low, sizeof(low));
-  std::memcpy(out.data() + kLanes / 2, &high, sizeof(high));
+/// Bit p is set where lane p of a comparison result (all ones or all zeros per lane) is set.
+[[nodiscard]] inline std::uint32_t laneMask(const LaneVector& comparison) {
+#if defined(__SSE2__)
+  const __m128i bytes =
+      _mm_packs_epi16(std::bit_cast<__m128i>(comparison.low), std::bit_cast<__m128i>(comparison.high));
+  return static_cast<std::uint32_t>(_mm_movemask_epi8(bytes));
+#else
+  std::uint32_t mask = 0;
+  for (int lane = 0; lane < kLanes / 2; ++lane) {
+    mask |= (comparison.low[lane] != 0 ? 1U : 0U) << lane;
+    mask |= (comparison.high[lane] != 0 ? 1U : 0U) << (lane + kLanes / 2);
+  }
+  return mask;
+#endif
 }
+
+/// What the walk back needs of the relative costs before a symbol: which parameters cost more than a
+/// change (low 16 bits) and which are the cheapest (high 16 bits).
+[[nodiscard]] inline std::uint32_t decisionOf(const LaneVector& relative, const LaneVector& changeBits) {
+  const LaneVector zero = splat(0);
+  return laneMask({relative.low > changeBits.low, relative.high > changeBits.high}) |
+         laneMask({relative.low == zero.low, relative.high == zero.high}) << 16U;
+}
+
+/// The first of the cheapest parameters of a decision (the lowest index among equals).
+[[nodiscard]] inline int firstCheapestOf(std::uint32_t decision) { return std::countr_zero(decision >> 16U); }
 
 /// The first parameter whose relative cost is 0 (the cheapest, lowest index among equals).
 template <typename Costs>
@@ -121,43 +144,36 @@ void traceBack(std::size_t count, int finalParameter, PreviousOf previousOf, std
 void searchWeightParameters(std::span<const int> symbols, int uncompressedBits, GrcSearchScratch& scratch,
                             std::vector<GrcSegment>& segments) {
   const std::size_t count = symbols.size();
-  if (scratch.weightCosts.size() < count) {
-    scratch.weightCosts.resize(count);
+  if (scratch.weightDecisions.size() < count) {
+    std::vector<std::uint32_t>().swap(scratch.weightDecisions); // the old decisions are not needed
+    scratch.weightDecisions.resize(count);
   }
   WeightLanes sectionLanes{};
   sectionLanes[kUncompressedParameter] = static_cast<std::int16_t>(uncompressedBits);
   const LaneVector sectionBits = load(sectionLanes);
   const LaneVector changeBits = splat(kParameterChangeBits);
-  const LaneVector aboveChange = splat(kParameterChangeBits + 1);
 
   // relative[p]: bits of the cheapest coding so far that ends with parameter p, minus the cheapest of
   // all. The next symbol only sees min(relative, 40) (`reachable`: a dearer parameter switches to the
-  // cheapest one), and the walk back only whether a cost exceeds 40 (`recorded`, capped at 41). The
+  // cheapest one); the walk back only which costs exceed 40 and which are 0 (the decision). The
   // cheapest new cost needs no cap: the 5-bit-divisor parameter codes every symbol in at most 21 bits,
   // so it stays below 40 + 21. The loop-carried chain is a handful of vector operations.
   LaneVector reachable = splat(0);
-  LaneVector recorded = splat(0);
+  std::uint32_t decision = decisionOf(reachable, changeBits);
   for (std::size_t index = 0; index < count; ++index) {
     const LaneVector bits = load(kWeightSymbolBits[static_cast<std::size_t>(symbols[index])]);
-    storeNarrow(recorded, scratch.weightCosts[index]);
+    scratch.weightDecisions[index] = decision;
     const LaneVector costs = reachable + (bits + sectionBits);
     const LaneVector relative = costs - broadcastMinimum(costs);
     reachable = lanewiseMin(relative, changeBits);
-    recorded = lanewiseMin(relative, aboveChange);
+    decision = decisionOf(relative, changeBits);
   }
 
   const auto previousOf = [&](std::size_t index, int parameter) {
-    const std::array<std::int8_t, kLanes>& before = scratch.weightCosts[index];
-    return before[static_cast<std::size_t>(parameter)] > kParameterChangeBits
-               ? firstCheapest(before, kWeightParameterCount)
-               : parameter;
+    const std::uint32_t before = scratch.weightDecisions[index];
+    return (before >> static_cast<unsigned>(parameter) & 1U) != 0 ? firstCheapestOf(before) : parameter;
   };
-  WeightLanes final{};
-  for (std::size_t lane = 0; lane < kLanes / 2; ++lane) {
-    final[lane] = reachable.low[lane];
-    final[lane + kLanes / 2] = reachable.high[lane];
-  }
-  traceBack(count, firstCheapest(final, kWeightParameterCount), previousOf, segments);
+  traceBack(count, firstCheapestOf(decision), previousOf, segments);
 }
 
 void searchZeroRunParameters(std::span<const int> runs, std::span<const GrcSegment> weightSegments,

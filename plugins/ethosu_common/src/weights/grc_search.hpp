@@ -24,9 +24,9 @@ struct GrcSegment {
   friend bool operator==(const GrcSegment&, const GrcSegment&) = default;
 };
 
-/// Memory the searches reuse from one call to the next: the relative costs before each symbol.
+/// Memory the searches reuse from one call to the next: what the walk back needs of each symbol.
 struct GrcSearchScratch {
-  std::vector<std::array<std::int8_t, 16>> weightCosts;
+  std::vector<std::uint32_t> weightDecisions;
   std::vector<std::array<std::int8_t, 4>> zeroRunCosts;
 };
 
