@@ -79,6 +79,7 @@ private:
     if (nonZeros <= 0 || nonZeros % kSmallestWindow != 0) {
       return; // no window is due, and nothing changes that could make a later one due
     }
+    distinctSuffix_.clear(); // the windows due here share one end: their counts share one scan
     for (const int window : {32, 64, 128, 256, 512}) {
       considerNewPalette(position, window * (havePalette_ ? 2 : 1), excludeZero);
     }
@@ -133,12 +134,17 @@ private:
   }
 
   /// Distinct values among the weights first..last: those whose latest occurrence is in the range.
-  [[nodiscard]] std::int64_t distinctValuesFrom(std::int64_t first, std::int64_t last) const {
-    std::int64_t distinct = 0;
-    for (std::int64_t position = first; position <= last; ++position) {
-      distinct += lastSeen_[slotOf(weights_[static_cast<std::size_t>(position)])] == position ? 1 : 0;
+  /// All windows of one position end at `last`; the counts of the ranges scanned so far are kept in
+  /// distinctSuffix_ (index: last - first), so a larger window only scans what the smaller ones did not.
+  [[nodiscard]] std::int64_t distinctValuesFrom(std::int64_t first, std::int64_t last) {
+    const auto length = static_cast<std::size_t>(last - first);
+    while (distinctSuffix_.size() <= length) {
+      const std::int64_t position = last - static_cast<std::int64_t>(distinctSuffix_.size());
+      const std::int64_t counted = distinctSuffix_.empty() ? 0 : distinctSuffix_.back();
+      const bool latest = lastSeen_[slotOf(weights_[static_cast<std::size_t>(position)])] == position;
+      distinctSuffix_.push_back(counted + (latest ? 1 : 0));
     }
-    return distinct;
+    return distinctSuffix_[length];
   }
 
   std::span<const std::int16_t> weights_;
@@ -146,6 +152,7 @@ private:
   std::array<std::int64_t, kRecentNonZeros> recentNonZeros_; // only entries written are read: no fill
   std::int64_t nonZeroCount_ = 0;
   std::vector<std::size_t> sectionStarts_;
+  std::vector<std::int64_t> distinctSuffix_;
   std::int64_t sectionStart_ = 0;
   std::int64_t zeroCount_ = 0;
   int paletteSize_ = 0;
