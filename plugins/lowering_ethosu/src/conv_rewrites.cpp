@@ -6,6 +6,8 @@
 #include "operator_rewrites.hpp"
 #include "padding_math.hpp"
 
+#include "npu/core/diagnostics.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -19,13 +21,28 @@ RewriteResult single(Operation op) {
   return std::vector<Operation>{std::move(op)};
 }
 
-/// A constant with the values of `source` seen with another shape (same element order).
-TensorId reshapedConstant(Subgraph& subgraph, TensorId source, Shape shape, const std::vector<std::int64_t>& values) {
+/// A constant like `source` (name, type, quantisation, purpose) with other values and shape.
+TensorId constantLike(Subgraph& subgraph, TensorId source, Shape shape, const std::vector<std::int64_t>& values) {
   const Tensor original = subgraph.tensor(source);
   const TensorId id = addConstant(subgraph, original.name, std::move(shape), original.type, values,
                                   original.quantisation, original.purpose);
   subgraph.tensor(id).equivalenceId = original.equivalenceId;
   return id;
+}
+
+/// `source` seen with another shape of as many elements: the new constant shares its bytes.
+TensorId reshapedConstant(Subgraph& subgraph, TensorId source, Shape shape) {
+  const Tensor& original = subgraph.tensor(source);
+  npu::require(shape.elements() == original.shape.elements(), "a reshaped constant keeps its element count");
+  Tensor tensor;
+  tensor.name = original.name;
+  tensor.shape = std::move(shape);
+  tensor.type = original.type;
+  tensor.quantisation = original.quantisation;
+  tensor.purpose = original.purpose;
+  tensor.data = original.data;
+  tensor.equivalenceId = original.equivalenceId;
+  return subgraph.addTensor(std::move(tensor)); // `original` may move here: nothing reads it after
 }
 
 int outputChannelsOf(const Subgraph& subgraph, const Operation& op) {
@@ -69,7 +86,7 @@ RewriteResult convertDepthwiseToConv(Subgraph& subgraph, const Operation& op) {
   Operation conv = op;
   conv.type = OpType::Conv2DBias;
   conv.attributes.erase("depth_multiplier");
-  conv.inputs[1] = reshapedConstant(subgraph, op.weights(), Shape{outputs, height, width, 1}, transposed);
+  conv.inputs[1] = constantLike(subgraph, op.weights(), Shape{outputs, height, width, 1}, transposed);
   return single(conv);
 }
 
@@ -88,8 +105,7 @@ RewriteResult convertConvToFullyConnected(Subgraph& subgraph, const Operation& o
   fc.attributes.set("weights_format", std::int64_t{0});
   fc.kernel.reset();
   fc.padding = Padding::Valid;
-  fc.inputs[1] = reshapedConstant(subgraph, op.weights(), Shape{weightShape[0], weightShape[3]},
-                                  subgraph.tensor(op.weights()).integerValues());
+  fc.inputs[1] = reshapedConstant(subgraph, op.weights(), Shape{weightShape[0], weightShape[3]});
   return single(fc);
 }
 
@@ -244,7 +260,7 @@ RewriteResult fixupDilation(Subgraph& subgraph, const Operation& op) {
     }
   }
   Operation dilated = op;
-  dilated.inputs[1] = reshapedConstant(subgraph, op.weights(), Shape{outer, newHeight, newWidth, inner}, sparse);
+  dilated.inputs[1] = constantLike(subgraph, op.weights(), Shape{outer, newHeight, newWidth, inner}, sparse);
   dilated.kernel->height = newHeight;
   dilated.kernel->width = newWidth;
   dilated.kernel->dilationY = hardwareY;
