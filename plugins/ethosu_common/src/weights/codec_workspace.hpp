@@ -5,6 +5,7 @@
 // from one stream to the next, instead of allocating them for every stream and section.
 
 #include "grc_search.hpp"
+#include "large_buffer.hpp"
 
 #include <cstdint>
 #include <span>
@@ -14,8 +15,8 @@ namespace ethosu::weights::detail {
 
 /// Buffers one thread reuses; holds no result between calls.
 struct CodecWorkspace {
-  std::vector<int> symbols;
-  std::vector<int> zeroRuns;
+  LargeVector<int> symbols;
+  LargeVector<int> zeroRuns;
   std::vector<GrcSegment> weightSegments;
   std::vector<GrcSegment> zeroRunSegments;
   GrcSearchScratch search;

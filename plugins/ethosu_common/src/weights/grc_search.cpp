@@ -145,7 +145,7 @@ void searchWeightParameters(std::span<const int> symbols, int uncompressedBits, 
                             std::vector<GrcSegment>& segments) {
   const std::size_t count = symbols.size();
   if (scratch.weightDecisions.size() < count) {
-    std::vector<std::uint32_t>().swap(scratch.weightDecisions); // the old decisions are not needed
+    LargeVector<std::uint32_t>().swap(scratch.weightDecisions); // the old decisions are not needed
     scratch.weightDecisions.resize(count);
   }
   WeightLanes sectionLanes{};

@@ -10,6 +10,8 @@
 // cost exceeds the change cost (40 or 0) and its minimum with it decide anything, so the cap changes no
 // decision while the weight search fits 16 parameters of 16 bits in two SIMD registers.
 
+#include "large_buffer.hpp"
+
 #include <array>
 #include <cstdint>
 #include <span>
@@ -26,7 +28,7 @@ struct GrcSegment {
 
 /// Memory the searches reuse from one call to the next: what the walk back needs of each symbol.
 struct GrcSearchScratch {
-  std::vector<std::uint32_t> weightDecisions;
+  LargeVector<std::uint32_t> weightDecisions;
   std::vector<std::array<std::int8_t, 4>> zeroRunCosts;
 };
 

@@ -180,8 +180,8 @@ void writeSlice(BitWriter& writer, const SliceInput& slice) {
 
 /// Weight symbols of a section and, in zero-run mode, the run of zeros before each symbol and after the
 /// last one. A section of only zeros codes its first zero as a symbol so that the slice is not empty.
-void splitSymbols(std::span<const std::int16_t> section, const SectionPalette& palette, std::vector<int>& symbols,
-                  std::vector<int>& zeroRuns) {
+void splitSymbols(std::span<const std::int16_t> section, const SectionPalette& palette, LargeVector<int>& symbols,
+                  LargeVector<int>& zeroRuns) {
   symbols.clear();
   zeroRuns.clear();
   std::size_t position = 0;
@@ -234,7 +234,7 @@ void planSection(std::span<const std::int16_t> section, CodecWorkspace& workspac
 /// either parameter choice changes, or after 32767 weights.
 template <typename Visit>
 void forEachSlice(const SectionPlan& plan, const CodecWorkspace& workspace, Visit&& visit) {
-  const std::vector<int>& symbols = workspace.symbols;
+  const LargeVector<int>& symbols = workspace.symbols;
   const std::vector<GrcSegment>& weightSegments = workspace.weightSegments;
   const std::vector<GrcSegment>& zeroRunSegments = workspace.zeroRunSegments;
   const auto symbolCount = static_cast<std::int64_t>(symbols.size());

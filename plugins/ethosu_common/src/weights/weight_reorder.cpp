@@ -1,5 +1,7 @@
 #include "ethosu/weights/weight_reorder.hpp"
 
+#include "reorder_into.hpp"
+
 #include "npu/core/diagnostics.hpp"
 #include "npu/core/shape.hpp"
 
@@ -27,11 +29,13 @@ namespace {
   return elements;
 }
 
+using detail::OfmSelection;
+
 /// Appends weights in hardware order; positions outside the volume (or past the sub-kernel) read 0.
+template <typename Output>
 class Reorderer {
 public:
-  Reorderer(const WeightVolume& weights, OfmSelection channels, const ReorderParameters& parameters,
-            std::vector<std::int16_t>& out)
+  Reorderer(const WeightVolume& weights, OfmSelection channels, const ReorderParameters& parameters, Output& out)
       : weights_(weights), channels_(channels), parameters_(parameters), out_(out) {}
 
   void run() {
@@ -112,7 +116,7 @@ private:
   const WeightVolume& weights_;
   OfmSelection channels_;
   const ReorderParameters& parameters_;
-  std::vector<std::int16_t>& out_;
+  Output& out_;
 };
 
 void checkParameters(const WeightVolume& weights, const ReorderParameters& parameters) {
@@ -130,13 +134,16 @@ void checkParameters(const WeightVolume& weights, const ReorderParameters& param
 } // namespace
 
 std::vector<std::int16_t> reorderWeights(const WeightVolume& weights, const ReorderParameters& parameters) {
+  checkParameters(weights, parameters);
   std::vector<std::int16_t> out;
-  reorderWeightsInto(weights, OfmSelection{0, weights.ofmDepth, 1}, parameters, out);
+  Reorderer(weights, OfmSelection{0, weights.ofmDepth, 1}, parameters, out).run();
   return out;
 }
 
+namespace detail {
+
 void reorderWeightsInto(const WeightVolume& weights, OfmSelection channels, const ReorderParameters& parameters,
-                        std::vector<std::int16_t>& out) {
+                        LargeVector<std::int16_t>& out) {
   checkParameters(weights, parameters);
   npu::require(channels.first >= 0 && channels.count >= 0 && channels.step >= 1 &&
                    (channels.count == 0 ||
@@ -144,5 +151,7 @@ void reorderWeightsInto(const WeightVolume& weights, OfmSelection channels, cons
                "the selected OFM channels lie within the weight volume");
   Reorderer(weights, channels, parameters, out).run();
 }
+
+} // namespace detail
 
 } // namespace ethosu::weights

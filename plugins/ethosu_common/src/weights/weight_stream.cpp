@@ -1,6 +1,7 @@
 #include "ethosu/weights/weight_stream.hpp"
 
 #include "codec_workspace.hpp"
+#include "reorder_into.hpp"
 
 #include "npu/core/diagnostics.hpp"
 #include "npu/core/shape.hpp"
@@ -86,7 +87,7 @@ npu::EncodedWeights encodeWeightsAndScales(const WeightStreamInput& input, const
   // Encoding for a size only (the schedulers' candidates) plans every slice like the encoder but
   // writes no bits; each thread keeps its codec buffers from one stream to the next.
   thread_local detail::CodecWorkspace workspace;
-  thread_local std::vector<std::int16_t> reordered;
+  thread_local detail::LargeVector<std::int16_t> reordered;
   npu::EncodedWeights result;
   std::vector<std::uint8_t> stream;
   std::vector<std::uint8_t> coreScales;
@@ -115,7 +116,8 @@ npu::EncodedWeights encodeWeightsAndScales(const WeightStreamInput& input, const
       reorder.ofmBlockDepth = coreBlockDepth;
       // The core's channels of the slice: first + core, first + core + cores, ... below first + length.
       const int coreChannels = (length - core + config.cores - 1) / config.cores;
-      reorderWeightsInto(input.weights, OfmSelection{first + core, coreChannels, config.cores}, reorder, reordered);
+      detail::reorderWeightsInto(input.weights, detail::OfmSelection{first + core, coreChannels, config.cores}, reorder,
+                                 reordered);
       std::int64_t weightBytes = 0;
       if (keepStream) {
         stream.insert(stream.end(), coreScales.begin(), coreScales.end());

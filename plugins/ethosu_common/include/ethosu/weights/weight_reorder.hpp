@@ -28,13 +28,6 @@ struct WeightVolume {
   }
 };
 
-/// Which OFM channels of a volume one core reads: first, first + step, ... (`count` of them).
-struct OfmSelection {
-  int first = 0;
-  int count = 0;
-  int step = 1;
-};
-
 /// How the core walks the kernel (Vela's NpuBlockTraversal, plus depthwise).
 enum class WeightTraversal : std::uint8_t {
   DepthFirst,      ///< IFM depth innermost; convolutions with deep IFMs, fully connected layers
@@ -56,10 +49,5 @@ struct ReorderParameters {
 
 /// The weights in hardware order, zero padding included: the input of encodeWeightStream.
 [[nodiscard]] std::vector<std::int16_t> reorderWeights(const WeightVolume& weights, const ReorderParameters& parameters);
-
-/// reorderWeights of the selected OFM channels only, written into `out` (replacing its contents; its
-/// capacity is reused, so an encoder that reorders many slices allocates once).
-void reorderWeightsInto(const WeightVolume& weights, OfmSelection channels, const ReorderParameters& parameters,
-                        std::vector<std::int16_t>& out);
 
 } // namespace ethosu::weights
