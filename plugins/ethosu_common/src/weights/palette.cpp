@@ -79,11 +79,39 @@ private:
     if (nonZeros <= 0 || nonZeros % kSmallestWindow != 0) {
       return; // no window is due, and nothing changes that could make a later one due
     }
+    // In a run of zeros the windows stay due at every weight. Once they found no new palette, the next
+    // zero changes nothing they look at (same non-zeros, same distinct values, zero already counted),
+    // unless it tips the zero exclusion or grew the palette: the same evaluation would follow.
+    const QuietEvaluation now{position, nonZeroCount_, sectionStart_, paletteSize_, havePalette_, excludeZero};
+    if (weight == 0 && position > 0 && weights_[static_cast<std::size_t>(position - 1)] == 0 &&
+        now.repeats(lastQuiet_)) {
+      lastQuiet_.position = position;
+      return;
+    }
     distinctSuffix_.clear(); // the windows due here share one end: their counts share one scan
+    createdPalette_ = false;
     for (const int window : {32, 64, 128, 256, 512}) {
       considerNewPalette(position, window * (havePalette_ ? 2 : 1), excludeZero);
     }
+    lastQuiet_ = createdPalette_ ? QuietEvaluation{} : now;
   }
+
+  /// The state a window evaluation that created no palette saw, to recognise an identical one.
+  struct QuietEvaluation {
+    std::int64_t position = -2;
+    std::int64_t nonZeroCount = 0;
+    std::int64_t sectionStart = 0;
+    int paletteSize = 0;
+    bool havePalette = false;
+    bool excludeZero = false;
+
+    /// Whether this evaluation, one weight after `before`, sees what `before` saw.
+    [[nodiscard]] bool repeats(const QuietEvaluation& before) const {
+      return before.position == position - 1 && before.nonZeroCount == nonZeroCount &&
+             before.sectionStart == sectionStart && before.paletteSize == paletteSize &&
+             before.havePalette == havePalette && before.excludeZero == excludeZero;
+    }
+  };
 
   /// Every `window` non-zero weights, estimates whether a palette covering the last `window` of them
   /// saves bits compared with the current coding.
@@ -112,6 +140,7 @@ private:
     }
     paletteSize_ = static_cast<int>(candidateSize);
     havePalette_ = true;
+    createdPalette_ = true;
     sectionStart_ = candidateStart;
     if (static_cast<std::int64_t>(sectionStarts_.back()) != sectionStart_) {
       sectionStarts_.push_back(static_cast<std::size_t>(sectionStart_));
@@ -157,6 +186,8 @@ private:
   std::int64_t zeroCount_ = 0;
   int paletteSize_ = 0;
   bool havePalette_ = false;
+  bool createdPalette_ = false;
+  QuietEvaluation lastQuiet_;
 };
 
 /// Zero runs pay off when zero is the most common weight and more than four times as common as the
