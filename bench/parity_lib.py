@@ -72,6 +72,16 @@ def run_pipeline(binary: Path, pipeline: Path, model: Path, extra: Optional[List
         return RunResult(True, "", wall, rss_mb, summary, report)
 
 
+TIMING_RUNS = 3
+
+
+def fastest_wall(binary: Path, pipeline: Path, model: Path, first: RunResult) -> float:
+    """The fastest wall time of `first` and further runs, TIMING_RUNS in all: one run is at the mercy of
+    whatever else the machine does."""
+    walls = [first.wall_s] + [run_pipeline(binary, pipeline, model).wall_s for _ in range(TIMING_RUNS - 1)]
+    return min(walls)
+
+
 def read_index(reference: Path) -> Dict[tuple, dict]:
     """INDEX.tsv rows keyed by (version, config, model)."""
     with open(reference / "INDEX.tsv", newline="") as handle:
