@@ -159,7 +159,8 @@ StrategySetPtr DpSearch::run() {
     throwCompileError("the dynamic-programming scheduler found no schedule within " +
                           std::to_string(weights_.sramLimit) + " bytes of " +
                           std::string(displayNameOf(graph_.searchedMemory())),
-                      SourceLocation{}, "raise the arena cache size or the scheduler's sram_limit");
+                      SourceLocation{graph_.sourcePath(), 0, 0, {}},
+                      "raise the arena cache size or the scheduler's sram_limit");
   }
   return best.set;
 }
@@ -178,7 +179,8 @@ const Candidates& DpSearch::searchOutput(int pass) {
     throwCompileError("pass " + graph_.describe(pass) + " does not fit in " + std::to_string(weights_.sramLimit) +
                           " bytes of " + std::string(displayNameOf(graph_.searchedMemory())) +
                           " with any streaming strategy",
-                      SourceLocation{}, "raise the arena cache size or the scheduler's sram_limit");
+                      SourceLocation{graph_.sourcePath(), 0, 0, {}},
+                      "raise the arena cache size or the scheduler's sram_limit");
   }
   return outputs_.emplace(pass, std::move(best)).first->second;
 }

@@ -58,6 +58,8 @@ public:
   [[nodiscard]] const std::vector<DpPass>& passes() const { return passes_; }
   [[nodiscard]] const DpPass& pass(int index) const { return passes_.at(static_cast<std::size_t>(index)); }
   [[nodiscard]] const Operation& operation(int index) const { return subgraph_->operation(pass(index).op); }
+  /// The model file the graph was read from (for error locations).
+  [[nodiscard]] const std::string& sourcePath() const { return graph_->sourcePath; }
 
   /// The memory the search plans (Vela 2.1 searches the SRAM): the fast storage.
   [[nodiscard]] MemoryArea searchedMemory() const { return memory().fastStorageArea; }

@@ -10,6 +10,7 @@
 #include <tbb/global_control.h>
 
 #include <sstream>
+#include <string>
 
 using namespace npu;
 
@@ -195,12 +196,21 @@ BOOST_AUTO_TEST_CASE(every_region_of_a_graph_with_several_subgraphs_is_scheduled
   BOOST_TEST(scheduled == 3);
 }
 
-BOOST_AUTO_TEST_CASE(an_sram_limit_nothing_fits_in_is_a_compile_error_naming_the_pass) {
-  const Graph graph = mobileNetLikeChain(1);
+BOOST_AUTO_TEST_CASE(an_sram_limit_nothing_fits_in_is_a_compile_error_naming_the_model_and_the_pass) {
+  Graph graph = mobileNetLikeChain(1);
+  graph.sourcePath = "models/chain.tflite";
   const test::FakeSchedulingAccelerator accelerator;
   dp::DpOptions options;
   options.sramLimit = 64;
-  BOOST_CHECK_THROW(static_cast<void>(scheduleFirstRegion(graph, accelerator, options)), npu::Error);
+  try {
+    static_cast<void>(scheduleFirstRegion(graph, accelerator, options));
+    BOOST_FAIL("a 64-byte limit must not fit");
+  } catch (const npu::Error& error) {
+    BOOST_TEST((error.kind() == npu::ErrorKind::Compile));
+    const std::string rendered = error.render();
+    BOOST_TEST(rendered.find("models/chain.tflite") != std::string::npos, rendered);
+    BOOST_TEST(rendered.find("does not fit in 64 bytes") != std::string::npos, rendered);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
