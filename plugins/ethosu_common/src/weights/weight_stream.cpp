@@ -6,7 +6,10 @@
 #include "npu/core/diagnostics.hpp"
 #include "npu/core/shape.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
+#include <exception>
 #include <string>
 
 namespace ethosu::weights {
@@ -43,6 +46,68 @@ void appendCoreScales(std::vector<std::uint8_t>& stream, const WeightStreamInput
     const QuantisedScale& scale =
         input.scales.size() == 1 ? input.scales.front() : input.scales.at(static_cast<std::size_t>(channel));
     appendBiasAndScale(stream, input.biases[static_cast<std::size_t>(channel)], scale);
+  }
+}
+
+/// One core's stream of one depth slice. Streams are encoded independently (in parallel when there are
+/// several) and laid out in order afterwards.
+struct CoreStream {
+  int first = 0;
+  int length = 0;
+  int core = 0;
+  int blockDepth = 0; ///< this core's share of the OFM block depth; 0: the core has no channels
+  std::vector<std::uint8_t> scales;  ///< padded to 16 bytes
+  std::vector<std::uint8_t> weights; ///< the encoded weights, when the stream is kept
+  std::int64_t weightBytes = 0;
+};
+
+void encodeStream(const WeightStreamInput& input, const WeightEncoderConfig& config, ReorderParameters reorder,
+                  CoreStream& stream, bool keepStream) {
+  // Each thread keeps its codec buffers from one stream to the next; nothing here waits on other tasks,
+  // so a thread never interleaves two streams on them.
+  thread_local detail::CodecWorkspace workspace;
+  thread_local detail::LargeVector<std::int16_t> reordered;
+  reorder.ofmBlockDepth = stream.blockDepth;
+  // The core's channels of the slice: first + core, first + core + cores, ... below first + length.
+  const int coreChannels = (stream.length - stream.core + config.cores - 1) / config.cores;
+  detail::reorderWeightsInto(input.weights, detail::OfmSelection{stream.first + stream.core, coreChannels, config.cores},
+                             reorder, reordered);
+  if (keepStream) {
+    detail::appendWeightStream(reordered, workspace, stream.weights);
+    stream.weightBytes = static_cast<std::int64_t>(stream.weights.size());
+  } else {
+    // For a size only (the schedulers' candidates) every slice is planned like the encoder does, but no
+    // bits are written.
+    stream.weightBytes = detail::weightStreamSize(reordered, workspace);
+  }
+}
+
+/// Encodes every stream with a core to run on. Failures (weights outside the encodable range) are
+/// reported for the first stream that fails, whatever the thread count.
+void encodeStreams(const WeightStreamInput& input, const WeightEncoderConfig& config, const ReorderParameters& reorder,
+                   std::vector<CoreStream>& streams, bool keepStream) {
+  std::vector<std::exception_ptr> errors(streams.size());
+  const auto encodeOne = [&](std::size_t index) {
+    if (streams[index].blockDepth == 0) {
+      return;
+    }
+    try {
+      encodeStream(input, config, reorder, streams[index], keepStream);
+    } catch (...) {
+      errors[index] = std::current_exception();
+    }
+  };
+  if (streams.size() > 1) {
+    tbb::parallel_for(std::size_t{0}, streams.size(), encodeOne);
+  } else {
+    for (std::size_t index = 0; index < streams.size(); ++index) {
+      encodeOne(index);
+    }
+  }
+  for (const std::exception_ptr& error : errors) {
+    if (error) {
+      std::rethrow_exception(error);
+    }
   }
 }
 
@@ -84,61 +149,48 @@ npu::EncodedWeights encodeWeightsAndScales(const WeightStreamInput& input, const
   reorder.subKernelMaxWidth = config.subKernelMaxWidth;
   reorder.subKernelMaxHeight = config.subKernelMaxHeight;
 
-  // Encoding for a size only (the schedulers' candidates) plans every slice like the encoder but
-  // writes no bits; each thread keeps its codec buffers from one stream to the next.
-  thread_local detail::CodecWorkspace workspace;
-  thread_local detail::LargeVector<std::int16_t> reordered;
-  npu::EncodedWeights result;
-  std::vector<std::uint8_t> stream;
-  std::vector<std::uint8_t> coreScales;
-  std::int64_t position = 0;
+  // One stream per depth slice and core, in stream order.
+  std::vector<CoreStream> streams;
   const int activeCores = std::min(config.cores, ofmDepth);
   for (std::size_t index = 0; index + 1 < depthSlices.size(); ++index) {
-    const int first = depthSlices[index];
-    const int length = depthSlices[index + 1] - first;
+    for (int core = 0; core < config.cores; ++core) {
+      CoreStream& stream = streams.emplace_back();
+      stream.first = depthSlices[index];
+      stream.length = depthSlices[index + 1] - stream.first;
+      stream.core = core;
+      // Each core works on its round-robin share of the block's OFM channels.
+      stream.blockDepth = core < activeCores ? (ofmBlockDepth + config.cores - 1 - core) / config.cores : 0;
+      if (stream.blockDepth > 0) {
+        appendCoreScales(stream.scales, input, stream.first, stream.length, core, config.cores);
+        padTo16(stream.scales);
+      }
+    }
+  }
+  encodeStreams(input, config, reorder, streams, keepStream);
 
+  npu::EncodedWeights result;
+  std::int64_t position = 0;
+  for (std::size_t index = 0; index + 1 < depthSlices.size(); ++index) {
     npu::EncodedWeightSlice sliceInfo;
-    sliceInfo.depthStart = first;
-    sliceInfo.depthEnd = first + length;
+    sliceInfo.depthStart = depthSlices[index];
+    sliceInfo.depthEnd = depthSlices[index + 1];
     sliceInfo.offset = position;
     for (int core = 0; core < config.cores; ++core) {
-      // Each core works on its round-robin share of the block's OFM channels.
-      const int coreBlockDepth = (ofmBlockDepth + config.cores - 1 - core) / config.cores;
-      if (core >= activeCores || coreBlockDepth == 0) {
-        sliceInfo.coreScaleBytes.push_back(0);
-        sliceInfo.coreBytes.push_back(0);
-        continue;
-      }
-      coreScales.clear();
-      appendCoreScales(coreScales, input, first, length, core, config.cores);
-      padTo16(coreScales);
-      const auto scaleBytes = static_cast<std::int64_t>(coreScales.size());
-      reorder.ofmBlockDepth = coreBlockDepth;
-      // The core's channels of the slice: first + core, first + core + cores, ... below first + length.
-      const int coreChannels = (length - core + config.cores - 1) / config.cores;
-      detail::reorderWeightsInto(input.weights, detail::OfmSelection{first + core, coreChannels, config.cores}, reorder,
-                                 reordered);
-      std::int64_t weightBytes = 0;
-      if (keepStream) {
-        stream.insert(stream.end(), coreScales.begin(), coreScales.end());
-        const std::size_t weightsStart = stream.size();
-        detail::appendWeightStream(reordered, workspace, stream);
-        weightBytes = static_cast<std::int64_t>(stream.size() - weightsStart);
-      } else {
-        weightBytes = detail::weightStreamSize(reordered, workspace);
-      }
+      const CoreStream& stream = streams[index * static_cast<std::size_t>(config.cores) + static_cast<std::size_t>(core)];
+      const auto scaleBytes = static_cast<std::int64_t>(stream.scales.size());
       sliceInfo.coreScaleBytes.push_back(scaleBytes);
-      sliceInfo.coreBytes.push_back(scaleBytes + weightBytes);
+      sliceInfo.coreBytes.push_back(scaleBytes + stream.weightBytes);
       result.scaleBytes += scaleBytes;
-      position += scaleBytes + weightBytes;
+      position += scaleBytes + stream.weightBytes;
+      if (keepStream) {
+        result.stream.insert(result.stream.end(), stream.scales.begin(), stream.scales.end());
+        result.stream.insert(result.stream.end(), stream.weights.begin(), stream.weights.end());
+      }
     }
     sliceInfo.bytes = position - sliceInfo.offset;
     result.slices.push_back(std::move(sliceInfo));
   }
   result.totalBytes = position;
-  if (keepStream) {
-    result.stream = std::move(stream);
-  }
   return result;
 }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string>
 
 using namespace ethosu::weights;
 
@@ -126,6 +127,33 @@ BOOST_AUTO_TEST_CASE(a_core_without_block_depth_gets_nothing) {
   const npu::EncodedWeights encoded = encodeWeightsAndScales(input, config, 1, slices, false);
   BOOST_TEST(encoded.slices[0].coreBytes[1] == 0);
   BOOST_TEST(encoded.totalBytes == encoded.slices[0].coreBytes[0]);
+}
+
+BOOST_AUTO_TEST_CASE(slices_encoded_in_parallel_give_the_same_bytes_and_the_first_failing_slice_error) {
+  const WeightStreamInput input = convolution(64, 3, 16);
+  const std::vector<int> slices{0, 16, 32, 48, 64};
+  const npu::EncodedWeights sliced = encodeWeightsAndScales(input, WeightEncoderConfig{}, 16, slices, true);
+  // Every slice's bytes are what encoding that slice alone gives, at its offset.
+  for (std::size_t index = 0; index + 1 < slices.size(); ++index) {
+    const std::vector<int> alone{0, 16};
+    WeightStreamInput part = input;
+    part.weights = channels(input.weights, slices[index], slices[index + 1]);
+    part.biases.assign(16, 5);
+    const npu::EncodedWeights single = encodeWeightsAndScales(part, WeightEncoderConfig{}, 16, alone, true);
+    const auto offset = static_cast<std::ptrdiff_t>(sliced.slices[index].offset);
+    BOOST_TEST(std::equal(single.stream.begin(), single.stream.end(), sliced.stream.begin() + offset));
+  }
+  // Weights outside -255..255 in several slices: the error names the first slice's weight.
+  WeightStreamInput bad = input;
+  const std::size_t channel = static_cast<std::size_t>(3 * 3 * 16);
+  bad.weights.values[20 * channel] = 300; // slice 1
+  bad.weights.values[50 * channel] = 400; // slice 3
+  try {
+    static_cast<void>(encodeWeightsAndScales(bad, WeightEncoderConfig{}, 16, slices, false));
+    BOOST_FAIL("weights outside the encodable range must be refused");
+  } catch (const npu::Error& error) {
+    BOOST_TEST(std::string(error.what()).find("weight 300") != std::string::npos, error.what());
+  }
 }
 
 BOOST_AUTO_TEST_CASE(bad_depth_slices_are_refused) {
