@@ -17,8 +17,8 @@ namespace {
 constexpr std::int16_t kParameterChangeBits = 40;
 /// Cost of a symbol a parameter set cannot code (its quotient is too large).
 constexpr std::int16_t kImpossibleBits = 10000;
-/// Relative costs are capped here (see the header): above every change cost, and above the cheapest
-/// cost a symbol can add to the cheapest parameter (40 + 21 bits), so the cheapest stays exact.
+/// The zero-run search caps relative costs here (see the header): above every change cost, and above
+/// the cheapest cost a run can add to the cheapest parameter, so the cheapest stays exact.
 constexpr std::int16_t kRelativeCostCap = 127;
 
 constexpr int kWeightParameterCount = static_cast<int>(kWeightGrcParameters.size());

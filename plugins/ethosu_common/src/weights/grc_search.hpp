@@ -6,9 +6,10 @@
 // the reference: a parameter switches to the cheapest one (lowest index among equals) only when that is
 // strictly cheaper, and the walk back starts from the cheapest final parameter.
 //
-// The searches keep each parameter's cost relative to the cheapest one, capped at 127: only whether a
-// cost exceeds the change cost (40 or 0) and its minimum with it decide anything, so the cap changes no
-// decision while the weight search fits 16 parameters of 16 bits in two SIMD registers.
+// The searches keep each parameter's cost relative to the cheapest one, capped: only whether a cost
+// exceeds the change cost (40 or 0) and its minimum with it decide anything, so the cap changes no
+// decision. The weight search carries min(cost, 40) for 16 parameters of 16 bits in two SIMD registers
+// and records per symbol only the decisions the walk back needs; the zero-run search caps at 127.
 
 #include "large_buffer.hpp"
 
