@@ -33,7 +33,10 @@ constexpr int kWeightSlots = 512; // weights -256..255, slot = weight + 256
 /// seen; decides where a new palette pays off (mlw_encode.c: search_palette_sections).
 class SectionSearch {
 public:
-  explicit SectionSearch(std::span<const std::int16_t> weights) : weights_(weights) { lastSeen_.fill(-1); }
+  SectionSearch(std::span<const std::int16_t> weights, SectionSearchMode mode)
+      : weights_(weights), fast_(mode == SectionSearchMode::Fast) {
+    lastSeen_.fill(-1);
+  }
 
   std::vector<std::size_t> run() {
     sectionStarts_.assign(1, 0);
@@ -83,7 +86,7 @@ private:
     // zero changes nothing they look at (same non-zeros, same distinct values, zero already counted),
     // unless it tips the zero exclusion or grew the palette: the same evaluation would follow.
     const QuietEvaluation now{position, nonZeroCount_, sectionStart_, paletteSize_, havePalette_, excludeZero};
-    if (weight == 0 && position > 0 && weights_[static_cast<std::size_t>(position - 1)] == 0 &&
+    if (fast_ && weight == 0 && position > 0 && weights_[static_cast<std::size_t>(position - 1)] == 0 &&
         now.repeats(lastQuiet_)) {
       lastQuiet_.position = position;
       return;
@@ -166,6 +169,9 @@ private:
   /// All windows of one position end at `last`; the counts of the ranges scanned so far are kept in
   /// distinctSuffix_ (index: last - first), so a larger window only scans what the smaller ones did not.
   [[nodiscard]] std::int64_t distinctValuesFrom(std::int64_t first, std::int64_t last) {
+    if (!fast_) {
+      distinctSuffix_.clear(); // the plain search counts every window on its own
+    }
     const auto length = static_cast<std::size_t>(last - first);
     while (distinctSuffix_.size() <= length) {
       const std::int64_t position = last - static_cast<std::int64_t>(distinctSuffix_.size());
@@ -177,6 +183,7 @@ private:
   }
 
   std::span<const std::int16_t> weights_;
+  bool fast_;
   std::array<std::int64_t, kWeightSlots> lastSeen_{};
   std::array<std::int64_t, kRecentNonZeros> recentNonZeros_; // only entries written are read: no fill
   std::int64_t nonZeroCount_ = 0;
@@ -238,8 +245,8 @@ int SectionPalette::uncompressedSymbolBits() const {
   return 100;
 }
 
-std::vector<std::size_t> findPaletteSections(std::span<const std::int16_t> weights) {
-  return SectionSearch(weights).run();
+std::vector<std::size_t> findPaletteSections(std::span<const std::int16_t> weights, SectionSearchMode mode) {
+  return SectionSearch(weights, mode).run();
 }
 
 SectionPalette choosePalette(std::span<const std::int16_t> section) {

@@ -34,8 +34,15 @@ struct SectionPalette {
   [[nodiscard]] int uncompressedSymbolBits() const;
 };
 
+/// How the section search gets to its decisions; both give the same sections.
+enum class SectionSearchMode : std::uint8_t {
+  Fast,  ///< windows due at one weight share one scan; repeats in runs of zeros are skipped
+  Plain, ///< every due window at every weight, each counted on its own (the reference's way; tests)
+};
+
 /// Start positions of the palette sections of `weights` (the first is always 0).
-[[nodiscard]] std::vector<std::size_t> findPaletteSections(std::span<const std::int16_t> weights);
+[[nodiscard]] std::vector<std::size_t> findPaletteSections(std::span<const std::int16_t> weights,
+                                                           SectionSearchMode mode = SectionSearchMode::Fast);
 
 /// The palette and zero-run mode for one section.
 [[nodiscard]] SectionPalette choosePalette(std::span<const std::int16_t> section);
