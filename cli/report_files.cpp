@@ -76,7 +76,8 @@ std::vector<std::filesystem::path> writeComparisonFiles(const Comparison& compar
 
 std::vector<std::filesystem::path> writeReportFiles(const NetworkReport& report,
                                                     const std::vector<ReportFormat>& formats,
-                                                    const std::filesystem::path& directory) {
+                                                    const std::filesystem::path& directory,
+                                                    const GeneratedModel* model) {
   const auto wants = [&](ReportFormat format) {
     return std::find(formats.begin(), formats.end(), format) != formats.end();
   };
@@ -94,6 +95,9 @@ std::vector<std::filesystem::path> writeReportFiles(const NetworkReport& report,
   }
   if (wants(ReportFormat::Html)) {
     pending.push_back({directory / (base + ".html"), renderHtmlReport(report)});
+  }
+  if (model != nullptr) {
+    pending.push_back({directory / model->fileName, std::string(model->bytes.begin(), model->bytes.end())});
   }
   return commitFiles(pending, directory);
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "npu/pipeline/pipeline.hpp"
+#include "npu/plugin/codegen.hpp"
 #include "npu/report/comparison.hpp"
 #include "npu/report/report.hpp"
 
@@ -10,12 +11,13 @@
 namespace npu::cli {
 
 /// Writes the report in the given formats into the directory, named like Vela's files
-/// (<network>_summary_<system>.csv, <network>_per-layer.csv) plus <network>.txt/.json/.html.
-/// Every file is written to a temporary name first and renamed at the end, so a failure leaves no
-/// half-written report behind. Returns the files written.
+/// (<network>_summary_<system>.csv, <network>_per-layer.csv) plus <network>.txt/.json/.html, and the
+/// generated model when there is one. Every file is written to a temporary name first and renamed at
+/// the end, so a failure leaves no half-written output behind. Returns the files written.
 std::vector<std::filesystem::path> writeReportFiles(const NetworkReport& report,
                                                     const std::vector<ReportFormat>& formats,
-                                                    const std::filesystem::path& directory);
+                                                    const std::filesystem::path& directory,
+                                                    const GeneratedModel* model = nullptr);
 
 /// Writes compare_summary.csv, <model>_layers.csv per model and compare.html, all or nothing.
 std::vector<std::filesystem::path> writeComparisonFiles(const Comparison& comparison,

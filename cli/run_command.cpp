@@ -36,8 +36,9 @@ int runCommand(const std::vector<std::string>& arguments) {
     printHelp("npu-pipeline run PIPELINE MODEL [-o DIR] [--set key=value]... [--threads N]",
               "Compiles MODEL with the stages PIPELINE names and reports, per layer and in total, cycles, "
               "inference time, MACs, bandwidth per memory and the SRAM peak. With -o, writes the report "
-              "files (text, Vela-compatible summary and per-layer CSV, JSON, HTML) into DIR; nothing is "
-              "written when compilation fails.",
+              "files (text, Vela-compatible summary and per-layer CSV, JSON, HTML) into DIR, and, when "
+              "the pipeline has a codegen stage, the deployable model (<network>_vela.tflite for Ethos-U); "
+              "nothing is written when compilation fails.",
               options);
     return 0;
   }
@@ -64,7 +65,8 @@ int runCommand(const std::vector<std::string>& arguments) {
   }
   const NetworkReport& report = *compilation.report;
   if (!outputDir.empty()) {
-    writeReportFiles(report, pipeline.report.formats, outputDir);
+    writeReportFiles(report, pipeline.report.formats, outputDir,
+                     compilation.output ? &*compilation.output : nullptr);
   }
   if (!quiet) {
     std::cout << renderTextReport(report);

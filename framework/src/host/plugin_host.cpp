@@ -2,6 +2,7 @@
 
 #include "npu/plugin/accelerator.hpp"
 #include "npu/plugin/allocator.hpp"
+#include "npu/plugin/codegen.hpp"
 #include "npu/plugin/frontend.hpp"
 #include "npu/plugin/lowering.hpp"
 #include "npu/plugin/scheduler.hpp"
@@ -37,6 +38,8 @@ bool implementsKind(const Plugin& plugin, PluginKind kind) {
     return dynamic_cast<const SchedulerPlugin*>(&plugin) != nullptr;
   case PluginKind::Allocator:
     return dynamic_cast<const AllocatorPlugin*>(&plugin) != nullptr;
+  case PluginKind::Codegen:
+    return dynamic_cast<const CodegenPlugin*>(&plugin) != nullptr;
   }
   return false;
 }

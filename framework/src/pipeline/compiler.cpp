@@ -2,6 +2,7 @@
 
 #include "npu/core/shape.hpp"
 #include "npu/ir/graph_algorithms.hpp"
+#include "npu/plugin/codegen.hpp"
 #include "npu/plugin/frontend.hpp"
 #include "npu/plugin/lowering.hpp"
 #include "npu/plugin/scheduler.hpp"
@@ -79,6 +80,7 @@ struct NetworkBuffer {
   LiveRange range;
   MemoryArea area = MemoryArea::Unknown;
   std::vector<std::pair<std::size_t, std::size_t>> members; ///< (schedule, buffer) it stands for
+  std::vector<TensorId> tensors;                            ///< tensors stored in it
 };
 
 /// Vela allocates each memory once for the whole network (tensor_allocation over the root subgraph's
@@ -187,6 +189,7 @@ private:
       buffer.range.start += offset;
       buffer.range.end += offset;
       buffer.members.emplace_back(index, b);
+      buffer.tensors = request.tensors;
       const TensorId tensor = request.tensors.empty() ? kNoTensor : request.tensors.front();
       const std::size_t merged = extend(buffer, tensor);
       if (tensor != kNoTensor && subgraph_.tensor(tensor).isConstant()) {
@@ -197,6 +200,9 @@ private:
 
   /// Adds a buffer, merged with the buffer already holding the same tensor in the same memory.
   std::size_t extend(NetworkBuffer buffer, TensorId tensor = kNoTensor) {
+    if (tensor != kNoTensor && std::find(buffer.tensors.begin(), buffer.tensors.end(), tensor) == buffer.tensors.end()) {
+      buffer.tensors.push_back(tensor);
+    }
     if (tensor == kNoTensor) {
       buffers_.push_back(std::move(buffer));
       return buffers_.size() - 1;
@@ -210,6 +216,11 @@ private:
       existing.range.size = std::max(existing.range.size, buffer.range.size);
       existing.range.alignment = std::max(existing.range.alignment, buffer.range.alignment);
       existing.members.insert(existing.members.end(), buffer.members.begin(), buffer.members.end());
+      for (const TensorId member : buffer.tensors) {
+        if (std::find(existing.tensors.begin(), existing.tensors.end(), member) == existing.tensors.end()) {
+          existing.tensors.push_back(member);
+        }
+      }
       if (variable) {
         variables_.insert(it->second);
       }
@@ -244,6 +255,7 @@ struct MemoryPeak {
 /// peak with the operation live then.
 std::array<std::int64_t, kMemoryAreaCount> allocateNetwork(const Graph& graph, const std::vector<Schedule>& schedules,
                                                            std::vector<Allocation>& allocations,
+                                                           NetworkAddresses& networkAddresses,
                                                            const AllocatorPlugin& allocator,
                                                            const OptionValues& options, const Accelerator& accelerator,
                                                            MemoryPeak& fastStoragePeak) {
@@ -253,6 +265,7 @@ std::array<std::int64_t, kMemoryAreaCount> allocateNetwork(const Graph& graph, c
   for (std::size_t s = 0; s < schedules.size(); ++s) {
     allocations[s].addresses.assign(schedules[s].buffers.size(), 0);
   }
+  networkAddresses.subgraphs.assign(graph.subgraphs.size(), {});
   for (std::size_t sg = 0; sg < graph.subgraphs.size(); ++sg) {
     NetworkTimeline timeline(graph, static_cast<int>(sg), schedules, accelerator);
     auto& buffers = timeline.buffers();
@@ -311,6 +324,9 @@ std::array<std::int64_t, kMemoryAreaCount> allocateNetwork(const Graph& graph, c
         for (const auto& [schedule, buffer] : buffers[members[i]].members) {
           allocations[schedule].addresses[buffer] = addresses[i];
         }
+        for (const TensorId tensor : buffers[members[i]].tensors) {
+          networkAddresses.subgraphs[sg].try_emplace(tensor, TensorAddress{area, addresses[i]});
+        }
       }
       const std::int64_t peak = allocationPeak(ranges, addresses);
       peaks[static_cast<std::size_t>(areaIndex)] = std::max(peaks[static_cast<std::size_t>(areaIndex)], peak);
@@ -330,6 +346,7 @@ std::array<std::int64_t, kMemoryAreaCount> allocateNetwork(const Graph& graph, c
   for (Allocation& allocation : allocations) {
     allocation.peak = peaks;
   }
+  networkAddresses.peak = peaks;
   return peaks;
 }
 
@@ -479,7 +496,7 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
   }
   progress.begin("allocating", 0);
   MemoryPeak fastStoragePeak;
-  const auto peaks = allocateNetwork(result.lowered, result.schedules, result.allocations, *allocator,
+  const auto peaks = allocateNetwork(result.lowered, result.schedules, result.allocations, result.addresses, *allocator,
                                      pipeline.stage(PluginKind::Allocator)->options, *accelerator, fastStoragePeak);
   requireWithinLimit(fastStoragePeak.bytes, fastStoragePeak.operation);
   progress.end();
@@ -490,6 +507,14 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
   }
   result.report->pipelineYaml = pipeline.toYaml();
   progress.end();
+  if (const auto* codegen = stagePlugin<CodegenPlugin>(pipeline, PluginKind::Codegen)) {
+    progress.begin("generating code", 0);
+    const CodegenRequest request{result.input,       result.lowered, result.schedules,
+                                 result.allocations, result.addresses, *accelerator,
+                                 pipeline.stage(PluginKind::Codegen)->options, progress};
+    result.output = codegen->generate(request);
+    progress.end();
+  }
   return result;
 }
 

@@ -77,6 +77,11 @@ public:
       throwConfigError("a scheduler stage needs an allocator stage after it", SourceLocation{file_.string(), 1, 1, {}},
                        "add e.g. `- allocator: allocator_hillclimb`");
     }
+    if (spec.stage(PluginKind::Codegen) != nullptr && spec.stage(PluginKind::Allocator) == nullptr) {
+      throwConfigError("a codegen stage needs a scheduler and an allocator stage before it",
+                       spec.stage(PluginKind::Codegen)->location,
+                       "add e.g. `- scheduler: scheduler_cascade` and `- allocator: allocator_hillclimb`");
+    }
     return spec;
   }
 
@@ -177,12 +182,12 @@ private:
       const auto kind = pluginKindFromName(kindName);
       if (!kind || *kind == PluginKind::Accelerator) {
         throwConfigError("unknown stage kind '" + kindName + "'", at(it->first.Mark()),
-                         "stage kinds, in order: frontend, lowering, scheduler, allocator");
+                         "stage kinds, in order: frontend, lowering, scheduler, allocator, codegen");
       }
       const int order = static_cast<int>(*kind);
       if (order <= lastOrder) {
         throwConfigError("stage '" + kindName + "' is out of order or repeated", at(it->first.Mark()),
-                         "stages run in the order frontend, lowering, scheduler, allocator, each at most once");
+                         "stages run in the order frontend, lowering, scheduler, allocator, codegen, each at most once");
       }
       lastOrder = order;
       spec.stages.push_back(readStage(*kind, kindName, it->second));

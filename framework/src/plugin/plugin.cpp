@@ -5,12 +5,13 @@
 namespace npu {
 
 namespace {
-constexpr std::array<std::pair<PluginKind, std::string_view>, 5> kKindNames{{
+constexpr std::array<std::pair<PluginKind, std::string_view>, 6> kKindNames{{
     {PluginKind::Frontend, "frontend"},
     {PluginKind::Lowering, "lowering"},
     {PluginKind::Accelerator, "accelerator"},
     {PluginKind::Scheduler, "scheduler"},
     {PluginKind::Allocator, "allocator"},
+    {PluginKind::Codegen, "codegen"},
 }};
 } // namespace
 

@@ -42,8 +42,9 @@ void bypassMemoryOnlyOperations(Subgraph& subgraph, const LoweringContext& /*con
     const TensorId ifm = op.inputs[0];
     const TensorId ofm = op.ofm();
     if (inputMustBeKept(subgraph, ifm)) {
+      // The copy keeps every input, as Vela's Memcpy pass does: a RESHAPE's shape constant stays an
+      // input and is laid out in the read-only area like any other constant a pass reads.
       op.type = OpType::Memcpy;
-      op.inputs = {ifm};
       setDefaultShapes(subgraph, op);
       continue;
     }

@@ -145,6 +145,12 @@ Schedule toSchedule(const SchedulingContext& context, const TensorPlacement& pla
     scheduled.estimatedCycles = opPlan.cycles;
     scheduled.slackBufferingCycles = opPlan.slackBufferingCycles;
     scheduled.memoryUsage = plan.snapshotAt(opPlan.timeIndex);
+    if (const auto cascadePlan = plan.cascades.find(opPlan.cascade); cascadePlan != plan.cascades.end()) {
+      if (const auto buffer = cascadePlan->second.rollingBuffers.find(op.index);
+          buffer != cascadePlan->second.rollingBuffers.end()) {
+        scheduled.ifmRollingBuffer = buffer->second;
+      }
+    }
     schedule.operations.push_back(std::move(scheduled));
     for (const TensorId tensor : {op.ifm.tensor, op.ifm2.tensor, op.ofm.tensor}) {
       addHome(schedule, context, placement, tensor);

@@ -226,6 +226,11 @@ std::vector<BufferRequest> toBufferRequests(const SchedulingGraph& graph, const 
     BufferRequest request;
     request.area = area;
     request.tensors = range.tensors;
+    if (range.weightBufferOperation >= 0) {
+      request.content = BufferContent::WeightBuffer;
+      request.operation = range.weightBufferOperation;
+      request.bufferIndex = range.weightBufferIndex;
+    }
     request.range.name = range.name;
     request.range.size = range.size;
     request.range.alignment = alignment;

@@ -5,6 +5,7 @@
 #include "npu/ir/graph.hpp"
 #include "npu/pipeline/pipeline.hpp"
 #include "npu/plugin/allocator.hpp"
+#include "npu/plugin/codegen.hpp"
 #include "npu/report/report.hpp"
 #include "npu/schedule/schedule.hpp"
 
@@ -21,12 +22,15 @@ struct Compilation {
   Graph lowered;               ///< after lowering (and placement)
   std::vector<Schedule> schedules; ///< one per NPU region
   std::vector<Allocation> allocations; ///< one per schedule
+  NetworkAddresses addresses;          ///< every allocated tensor of the network
   std::optional<NetworkReport> report; ///< when the pipeline schedules
+  std::optional<GeneratedModel> output; ///< when the pipeline has a codegen stage
 };
 
 /// Runs the stages a resolved pipeline names on one model: frontend, lowering (or placement by the
 /// accelerator's support checks), scheduling of every NPU region, allocation (verified: no overlap,
-/// aligned, within the fast-storage limit) and evaluation. Throws npu::Error on failure.
+/// aligned, within the fast-storage limit), evaluation and code generation. Throws npu::Error on
+/// failure.
 [[nodiscard]] NPU_API Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem::path& model,
                                                Progress& progress);
 

@@ -50,7 +50,7 @@ struct PipelineSpec {
   std::string description;
   std::vector<std::filesystem::path> pluginPath; ///< extra plugin directories (relative to the file)
   std::optional<AcceleratorSpec> accelerator;
-  std::vector<StageSpec> stages; ///< in pipeline order: frontend, lowering, scheduler, allocator
+  std::vector<StageSpec> stages; ///< in pipeline order: frontend, lowering, scheduler, allocator, codegen
   ReportSpec report;
 
   [[nodiscard]] const StageSpec* stage(PluginKind kind) const;

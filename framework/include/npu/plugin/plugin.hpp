@@ -21,6 +21,7 @@ enum class PluginKind : std::uint32_t {
   Accelerator = 3, ///< architecture, supported operators, block configs, weight encoding, cost model
   Scheduler = 4,   ///< decides how each NPU operation is run (blocks, stripes, cascades, buffers)
   Allocator = 5,   ///< assigns addresses to live ranges
+  Codegen = 6,     ///< turns the scheduled, allocated graph into the deployable output model
 };
 [[nodiscard]] std::string_view nameOf(PluginKind kind);
 [[nodiscard]] std::optional<PluginKind> pluginKindFromName(std::string_view name);

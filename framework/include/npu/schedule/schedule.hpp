@@ -54,6 +54,9 @@ struct ScheduledOperation {
   /// slack_buffering_cycles); 0 when the scheduler does not overlap transfers.
   double slackBufferingCycles = 0.0;
   std::int64_t memoryUsage = 0; ///< fast-storage bytes in use while the operation runs
+  /// Inside a cascade: the IFM is held in a rolling buffer of this shape (its height is the number of
+  /// rows kept; rows wrap around) instead of whole.
+  std::optional<Shape4> ifmRollingBuffer;
 };
 
 struct CascadeInfo {
@@ -69,11 +72,21 @@ struct TensorHome {
   TensorFormat format = TensorFormat::NHWC;
 };
 
+/// What a buffer holds.
+enum class BufferContent : std::uint8_t {
+  Tensors,       ///< the tensors listed (whole, or a rolling buffer of the first)
+  WeightBuffer,  ///< a depth slice of an operation's weight stream, copied in by DMA
+  ScalesBuffer,  ///< an operation's scales and biases, copied in once
+};
+
 /// A memory object the allocator must place: a tensor, a rolling buffer, a weight buffer, ...
 struct BufferRequest {
   LiveRange range;
   MemoryArea area = MemoryArea::Unknown;
   std::vector<TensorId> tensors; ///< tensors stored in the buffer (empty for scheduler-made buffers)
+  BufferContent content = BufferContent::Tensors;
+  int operation = -1;  ///< owner of a weight or scales buffer: its position in Schedule::operations
+  int bufferIndex = 0; ///< which of the owner's weight buffers (0, or 1 when double buffered)
 };
 
 /// The result of scheduling one region.

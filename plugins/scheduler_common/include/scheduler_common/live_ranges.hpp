@@ -104,7 +104,8 @@ enum class Timeline : std::uint8_t {
 
 /// The ranges of one memory as the framework allocates them: region inputs are live from the first
 /// operation (as when the region is called), region outputs until after the last. `alignment` is the
-/// allocation alignment in bytes.
+/// allocation alignment in bytes. A weight buffer's owner is given as its region index, which is its
+/// position in the schedule when the schedule lists the region's operations in order.
 [[nodiscard]] std::vector<BufferRequest> toBufferRequests(const SchedulingGraph& graph, const LiveRangeGraph& ranges,
                                                           MemoryArea area, std::int64_t alignment,
                                                           Timeline timeline = Timeline::Positions);

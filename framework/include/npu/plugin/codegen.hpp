@@ -1,0 +1,69 @@
+#pragma once
+
+#include "npu/core/api.hpp"
+#include "npu/core/progress.hpp"
+#include "npu/ir/graph.hpp"
+#include "npu/plugin/accelerator.hpp"
+#include "npu/plugin/plugin.hpp"
+#include "npu/schedule/schedule.hpp"
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace npu {
+
+/// Where the whole-network allocation put one tensor.
+struct TensorAddress {
+  MemoryArea area = MemoryArea::Unknown;
+  std::int64_t address = 0;
+};
+
+/// Addresses of every allocated tensor of the network (feature maps of NPU regions and of CPU
+/// operators, constants), per subgraph: what a code generator needs beyond each schedule's own buffers
+/// (e.g. the arena offsets a runtime is told about).
+struct NetworkAddresses {
+  std::vector<std::map<TensorId, TensorAddress>> subgraphs;
+  std::array<std::int64_t, kMemoryAreaCount> peak{}; ///< bytes used per memory
+};
+
+/// What a code generator is given: every stage's result.
+struct CodegenRequest {
+  const Graph& input;                     ///< as the frontend read it
+  const Graph& lowered;                   ///< after lowering and placement
+  std::span<const Schedule> schedules;    ///< one per NPU region, in execution order
+  std::span<const Allocation> allocations; ///< the addresses of each schedule's buffers
+  const NetworkAddresses& addresses;
+  const Accelerator& accelerator;
+  const OptionValues& options; ///< the code generator's own, resolved
+  Progress& progress;
+};
+
+/// Figures of the generated code, for reports.
+struct CodegenStatistics {
+  int npuOperators = 0;                 ///< accelerator operators in the output model (one per NPU region)
+  int cpuOperators = 0;                 ///< operators left to the CPU
+  std::int64_t commandStreamBytes = 0;  ///< all command streams, with their driver headers
+  std::int64_t readOnlyBytes = 0;       ///< the read-only data the accelerator reads (weights, LUTs, ...)
+  std::int64_t scratchBytes = 0;        ///< working memory the runtime must provide
+  std::int64_t fastScratchBytes = 0;    ///< working memory in the fast storage, when separate
+};
+
+/// The deployable output of a compilation.
+struct GeneratedModel {
+  std::string fileName;             ///< file name for it, e.g. "<network>_vela.tflite"
+  std::vector<std::uint8_t> bytes;  ///< the whole file
+  CodegenStatistics statistics;
+};
+
+/// Turns a scheduled and allocated graph into what a device runs: command streams, the layout of the
+/// read-only and scratch areas, and the output model holding them. Throws a Compile error naming the
+/// operation when something cannot be encoded (e.g. an address or stride a register cannot hold).
+class NPU_API CodegenPlugin : public Plugin {
+public:
+  [[nodiscard]] virtual GeneratedModel generate(const CodegenRequest& request) const = 0;
+};
+
+} // namespace npu

@@ -1,0 +1,126 @@
+#include "layout/read_only_area.hpp"
+
+#include "ethosu/architecture/variant.hpp"
+
+#include "npu/core/diagnostics.hpp"
+
+#include <algorithm>
+
+namespace ethosu::codegen {
+
+namespace {
+
+constexpr std::int64_t kAllocationQuantum = 16; // Vela: Tensor.AllocationQuantum
+
+/// The tensors a pass touches, in Vela's pass order: inputs (reversed with swapped operands; a lookup
+/// table last, as pass packing keeps it apart), outputs, intermediates.
+std::vector<npu::TensorId> passTensors(const npu::Operation& op, bool reversedOperands) {
+  std::vector<npu::TensorId> tensors = op.inputs;
+  if (op.activation && op.activation->lut != npu::kNoTensor) {
+    tensors.push_back(op.activation->lut);
+  }
+  if (reversedOperands) {
+    std::reverse(tensors.begin(), tensors.end());
+  }
+  tensors.insert(tensors.end(), op.outputs.begin(), op.outputs.end());
+  tensors.insert(tensors.end(), op.intermediates.begin(), op.intermediates.end());
+  return tensors;
+}
+
+/// Bytes a constant takes in the area (Vela: Tensor.storage_size). A raw bias counts in its encoded
+/// element size: Vela sets it on the tensor when it encodes the scales (weight_compressor.py), before
+/// permanent storage is laid out.
+std::int64_t storageBytes(const npu::Tensor& tensor) {
+  const std::int64_t bytes = tensor.purpose == npu::TensorPurpose::ScalesBiases
+                                 ? tensor.elements() * ethosu::CommonArchitecture::kEncodedScaleBiasBytes
+                                 : tensor.byteSize();
+  return npu::roundUp(std::max<std::int64_t>(bytes, 1), kAllocationQuantum);
+}
+
+} // namespace
+
+std::int64_t storageKey(const npu::Subgraph& subgraph, npu::TensorId tensor) {
+  const std::int64_t equivalence = subgraph.tensor(tensor).equivalenceId;
+  return equivalence >= 0 ? (std::int64_t{1} << 40) + equivalence : tensor;
+}
+
+ReadOnlyArea::ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedule> schedules,
+                           const npu::Accelerator& accelerator) {
+  for (std::size_t s = 0; s < schedules.size(); ++s) {
+    const npu::Schedule& schedule = schedules[s];
+    const int subgraphIndex = schedule.region.subgraph;
+    const npu::Subgraph& subgraph = graph.subgraphs.at(static_cast<std::size_t>(subgraphIndex));
+    for (const npu::ScheduledOperation& scheduled : schedule.operations) {
+      const npu::Operation& op = subgraph.operation(scheduled.op);
+      for (const npu::TensorId tensor : passTensors(op, scheduled.reversedOperands)) {
+        if (subgraph.validTensorId(tensor) && subgraph.tensor(tensor).isConstant() &&
+            subgraph.tensor(tensor).purpose != npu::TensorPurpose::Weights) {
+          addConstant(subgraph, subgraphIndex, tensor);
+        }
+      }
+    }
+    // Then the weight streams, in execution order; an identical stream is stored once (Vela shares an
+    // encoding between operations with equal weights and compression config).
+    for (std::size_t position = 0; position < schedule.operations.size(); ++position) {
+      const npu::ScheduledOperation& scheduled = schedule.operations[position];
+      if (!scheduled.weights) {
+        continue;
+      }
+      const npu::Operation& op = subgraph.operation(scheduled.op);
+      auto encoded = std::make_shared<const npu::EncodedWeights>(accelerator.weights().encode(
+          subgraph, op, scheduled.blockConfig, scheduled.weights->depthSlices, true));
+      OperationWeights weights{encoded, -1};
+      for (const auto& [key, stored] : weights_) {
+        if (stored.encoded->stream == encoded->stream) {
+          weights.address = stored.address;
+          weights.encoded = stored.encoded;
+          break;
+        }
+      }
+      if (weights.address < 0) {
+        weights.address =
+            allocate(subgraph.tensor(op.weights()).name + "_npu_encoded_weights", static_cast<std::int64_t>(encoded->stream.size()));
+        std::copy(encoded->stream.begin(), encoded->stream.end(),
+                  bytes_.begin() + static_cast<std::ptrdiff_t>(weights.address));
+      }
+      weights_.emplace(std::pair{s, position}, std::move(weights));
+    }
+  }
+}
+
+void ReadOnlyArea::addConstant(const npu::Subgraph& subgraph, int subgraphIndex, npu::TensorId tensor) {
+  const auto key = std::pair{subgraphIndex, storageKey(subgraph, tensor)};
+  if (constants_.contains(key)) {
+    return;
+  }
+  const npu::Tensor& constant = subgraph.tensor(tensor);
+  const std::int64_t address = allocate(constant.name, storageBytes(constant));
+  constants_.emplace(key, address);
+  // Raw biases are only space: their encoded form is part of the weight stream (Vela copies in the
+  // feature maps and lookup tables an operation reads, npu_serialisation.py).
+  if (constant.purpose != npu::TensorPurpose::ScalesBiases) {
+    const auto data = constant.bytes();
+    std::copy(data.begin(), data.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(address));
+  }
+}
+
+std::int64_t ReadOnlyArea::allocate(const std::string& name, std::int64_t bytes) {
+  const auto address = static_cast<std::int64_t>(bytes_.size());
+  const std::int64_t size = npu::roundUp(std::max<std::int64_t>(bytes, 1), kAllocationQuantum);
+  bytes_.resize(static_cast<std::size_t>(address + size), 0);
+  entries_.push_back(ReadOnlyEntry{name, address, size});
+  return address;
+}
+
+std::optional<std::int64_t> ReadOnlyArea::constantAddress(const npu::Subgraph& subgraph, int subgraphIndex,
+                                                          npu::TensorId tensor) const {
+  const auto it = constants_.find(std::pair{subgraphIndex, storageKey(subgraph, tensor)});
+  return it == constants_.end() ? std::nullopt : std::optional(it->second);
+}
+
+const OperationWeights* ReadOnlyArea::weights(std::size_t schedule, std::size_t position) const {
+  const auto it = weights_.find(std::pair{schedule, position});
+  return it == weights_.end() ? nullptr : &it->second;
+}
+
+} // namespace ethosu::codegen

@@ -1,0 +1,204 @@
+#include "operations/describe_region.hpp"
+
+#include "operations/operation_semantics.hpp"
+
+#include "npu/core/diagnostics.hpp"
+
+#include <map>
+
+namespace ethosu::codegen {
+
+namespace {
+
+constexpr int kBrickDepth = 16;
+
+/// Where the region's tensors and weight buffers were placed.
+class RegionStorage {
+public:
+  explicit RegionStorage(const RegionSources& sources) : sources_(sources) {
+    const npu::Schedule& schedule = sources.schedule;
+    for (std::size_t b = 0; b < schedule.buffers.size(); ++b) {
+      const npu::BufferRequest& buffer = schedule.buffers[b];
+      const std::int64_t address = sources.allocation.addresses.at(b);
+      if (buffer.content == npu::BufferContent::WeightBuffer) {
+        weightBuffers_[{buffer.operation, buffer.bufferIndex}] = {buffer.area, address};
+        continue;
+      }
+      for (const npu::TensorId tensor : buffer.tensors) {
+        tensors_.try_emplace(tensor, npu::TensorAddress{buffer.area, address});
+      }
+    }
+    const npu::Subgraph& subgraph = this->subgraph();
+    for (const npu::ScheduledOperation& scheduled : schedule.operations) {
+      if (scheduled.ifmRollingBuffer) {
+        const npu::Operation& op = subgraph.operation(scheduled.op);
+        const npu::TensorId ifm = scheduled.reversedOperands ? op.ifm2() : op.ifm();
+        rollingHeights_[ifm] = scheduled.ifmRollingBuffer->height;
+      }
+    }
+  }
+
+  [[nodiscard]] const npu::Subgraph& subgraph() const {
+    return sources_.graph.subgraphs.at(static_cast<std::size_t>(sources_.schedule.region.subgraph));
+  }
+
+  [[nodiscard]] StoredTensor stored(npu::TensorId id) const {
+    const npu::Subgraph& graph = subgraph();
+    const npu::Tensor& tensor = graph.tensor(id);
+    const npu::MemorySystem& memory = sources_.accelerator.memory();
+    StoredTensor stored;
+    stored.name = tensor.name;
+    stored.elementBytes = npu::bytesOf(tensor.type);
+    stored.scalar = tensor.shape.isScalar();
+    if (const auto home = sources_.schedule.tensorHomes.find(id); home != sources_.schedule.tensorHomes.end()) {
+      stored.format = home->second.format;
+    }
+    if (tensor.isConstant()) {
+      const auto address = sources_.readOnly.constantAddress(graph, sources_.schedule.region.subgraph, id);
+      if (!address) {
+        npu::throwInternalError("constant '" + tensor.name + "' has no place in the read-only area");
+      }
+      stored.region = region::kReadOnly;
+      stored.address = *address;
+      stored.format = npu::TensorFormat::NHWC;
+      stored.standard = tensor.purpose == npu::TensorPurpose::FeatureMap;
+      stored.storageShape = npu::Shape4::fromShape(tensor.shape);
+      return stored;
+    }
+    const npu::TensorAddress placed = addressOf(id);
+    stored.region = regionOf(placed.area, false, memory);
+    stored.address = placed.address;
+    if (const auto rolling = rollingHeights_.find(id); rolling != rollingHeights_.end()) {
+      // Vela: Tensor.set_new_sub_purpose(RollingBufferY, height) on the NHCWB16 storage shape.
+      const npu::Shape4 shape = npu::Shape4::fromShape(tensor.shape);
+      stored.format = npu::TensorFormat::NHCWB16;
+      stored.standard = false;
+      stored.storageShape = npu::Shape4{1, std::min(shape.height, rolling->second), shape.width,
+                                        static_cast<int>(npu::roundUp(shape.depth, kBrickDepth))};
+    }
+    return stored;
+  }
+
+  [[nodiscard]] std::optional<npu::TensorAddress> weightBuffer(int position, int index) const {
+    const auto it = weightBuffers_.find({position, index});
+    return it == weightBuffers_.end() ? std::nullopt : std::optional(it->second);
+  }
+
+private:
+  [[nodiscard]] npu::TensorAddress addressOf(npu::TensorId id) const {
+    if (const auto it = tensors_.find(id); it != tensors_.end()) {
+      return it->second;
+    }
+    const auto& network = sources_.addresses.subgraphs.at(static_cast<std::size_t>(sources_.schedule.region.subgraph));
+    if (const auto it = network.find(id); it != network.end()) {
+      return it->second;
+    }
+    npu::throwInternalError("tensor '" + subgraph().tensor(id).name + "' of schedule '" + sources_.schedule.label +
+                            "' has no address");
+  }
+
+  const RegionSources& sources_;
+  std::map<npu::TensorId, npu::TensorAddress> tensors_;
+  std::map<std::pair<int, int>, npu::TensorAddress> weightBuffers_;
+  std::map<npu::TensorId, int> rollingHeights_;
+};
+
+std::array<std::int64_t, 4> tileOffsetsOf(const npu::Operation& op) {
+  const std::int64_t offset = op.attributes.getOr<std::int64_t>("ofm_tile_base_offset", 0);
+  return {offset, offset, offset, offset};
+}
+
+OperationInfo describe(const RegionSources& sources, const RegionStorage& storage, std::size_t position) {
+  const npu::Subgraph& subgraph = storage.subgraph();
+  const npu::ScheduledOperation& scheduled = sources.schedule.operations[position];
+  const npu::Operation& op = subgraph.operation(scheduled.op);
+  OperationInfo info;
+  info.name = op.name;
+  info.blockType = npuBlockTypeOf(op.type);
+  info.reversedOperands = scheduled.reversedOperands;
+
+  const auto operand = [&](npu::TensorId tensor, const npu::Shape4& shape, bool input) {
+    OperandInfo result;
+    result.storage = storage.stored(tensor);
+    result.shape = shape;
+    result.type = npuDataType(subgraph.tensor(tensor).type, subgraph.tensor(tensor).name);
+    result.quantisation = hardwareQuantisation(subgraph, op, tensor, input);
+    return result;
+  };
+  npu::TensorId ifm = op.ifm();
+  npu::TensorId ifm2 = op.ifm2();
+  npu::Shape4 ifmShape = subgraph.ifmShape(op, 0);
+  npu::Shape4 ifm2Shape = ifm2 != npu::kNoTensor ? subgraph.ifmShape(op, 1) : npu::Shape4{};
+  if (scheduled.reversedOperands) {
+    std::swap(ifm, ifm2);
+    std::swap(ifmShape, ifm2Shape);
+  }
+  info.ifm = operand(ifm, ifmShape, true);
+  info.ofm = operand(op.ofm(), subgraph.ofmShape(op, 0), false);
+  info.ofm.tileOffsets = tileOffsetsOf(op);
+  if (const auto multiplier = op.attributes.get<std::vector<std::int64_t>>("ofm_stride_multiplier");
+      multiplier && multiplier->size() == 3) {
+    info.ofmStrideMultiplier = {static_cast<int>((*multiplier)[0]), static_cast<int>((*multiplier)[1]),
+                                static_cast<int>((*multiplier)[2])};
+  }
+  info.ofmTransposed = op.attributes.getOr<bool>("ofm_swap_hw_strides", false);
+  info.ifmReadOffset = op.readOffsets[0];
+  info.ifmReadShape = op.readShapes[0];
+  describeSemantics(subgraph, op, info);
+  if (ifm2 != npu::kNoTensor && info.kind == BlockOperation::Kind::Elementwise && !info.unary) {
+    info.ifm2 = operand(ifm2, ifm2Shape, true);
+    const npu::Tensor& second = subgraph.tensor(ifm2);
+    if (second.shape.isScalar() && second.isConstant()) {
+      const auto values = second.floatValues();
+      const double zeroPoint = static_cast<double>(second.quantisation.zeroPointAt(0));
+      const double scale = second.quantisation.scale.empty() ? 1.0 : second.quantisation.scaleAt(0);
+      info.ifm2Scalar = second.quantisation.empty() ? values.at(0) : (values.at(0) - zeroPoint) * scale;
+    }
+  }
+  info.blockConfig = Shape3{scheduled.blockConfig.ofmBlock.height, scheduled.blockConfig.ofmBlock.width,
+                            scheduled.blockConfig.ofmBlock.depth};
+  info.traversal = scheduled.blockConfig.partKernelFirst ? BlockTraversal::PartKernelFirst : BlockTraversal::DepthFirst;
+  if (info.blockType == NpuBlockType::VectorProduct) {
+    info.traversal = BlockTraversal::DepthFirst;
+  }
+  info.weights = sources.readOnly.weights(sources.scheduleIndex, position);
+  info.weightRegion = region::kReadOnly;
+  for (int buffer = 0; buffer < 2; ++buffer) {
+    if (const auto placed = storage.weightBuffer(static_cast<int>(position), buffer)) {
+      info.weightBufferAddresses[static_cast<std::size_t>(buffer)] = placed->address;
+      info.weightBufferRegion = regionOf(placed->area, false, sources.accelerator.memory());
+    }
+  }
+  if (op.activation && op.activation->lut != npu::kNoTensor) {
+    info.lookupTable = op.activation->lut;
+    const auto address = sources.readOnly.constantAddress(subgraph, sources.schedule.region.subgraph, info.lookupTable);
+    npu::require(address.has_value(), "lookup tables are in the read-only area");
+    info.lookupTableSourceAddress = *address;
+    info.lookupTableBytes = subgraph.tensor(info.lookupTable).byteSize();
+  }
+  return info;
+}
+
+} // namespace
+
+int regionOf(npu::MemoryArea area, bool constant, const npu::MemorySystem& memory) {
+  if (constant) {
+    return region::kReadOnly;
+  }
+  if (memory.fastStorageIsSeparate() && area == memory.fastStorageArea) {
+    return region::kScratchFast;
+  }
+  return region::kScratch;
+}
+
+std::vector<OperationInfo> describeRegion(const RegionSources& sources) {
+  const RegionStorage storage(sources);
+  std::vector<OperationInfo> operations;
+  operations.reserve(sources.schedule.operations.size());
+  for (std::size_t position = 0; position < sources.schedule.operations.size(); ++position) {
+    operations.push_back(describe(sources, storage, position));
+  }
+  return operations;
+}
+
+} // namespace ethosu::codegen

