@@ -99,7 +99,16 @@ public:
         regionAt[schedules[s].region.operations.front()] = s;
       }
     }
-    std::int64_t time = 0;
+    // Vela's subgraphs start with their startup pass (placeholders and constants) at time 0: the inputs
+    // are live from there, and the first operation runs at time 2 (live_range.
+    // extract_live_ranges_from_cascaded_passes over a cascaded pass list that begins with it).
+    const DataflowIndex dataflow(subgraph_);
+    for (const TensorId input : subgraph_.inputs) {
+      if (subgraph_.validTensorId(input) && !subgraph_.tensor(input).isConstant() && !dataflow.consumers(input).empty()) {
+        extend(featureMap(input, 0, 1), input);
+      }
+    }
+    std::int64_t time = 2;
     const auto count = static_cast<OperationId>(subgraph_.operations.size());
     for (OperationId op = 0; op < count;) {
       if (const auto it = regionAt.find(op); it != regionAt.end()) {

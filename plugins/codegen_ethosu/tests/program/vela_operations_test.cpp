@@ -41,6 +41,14 @@ Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs:
   const auto accelerator = ethosu::makeAccelerator(pipeline.accelerator->config);
   const ReadOnlyArea readOnly(compilation.lowered, compilation.schedules, *accelerator);
   if (std::getenv("NPU_CODEGEN_DEBUG") != nullptr) {
+    for (std::size_t s = 0; s < compilation.schedules.size(); ++s) {
+      const auto& buffers = compilation.schedules[s].buffers;
+      for (std::size_t b = 0; b < buffers.size(); ++b) {
+        std::cout << "  buffer " << buffers[b].range.start << "-" << buffers[b].range.end << " @"
+                  << compilation.allocations[s].addresses[b] << " " << buffers[b].range.size << " area "
+                  << static_cast<int>(buffers[b].area) << " " << buffers[b].range.name << "\n";
+      }
+    }
     for (const ReadOnlyEntry& entry : readOnly.entries()) {
       std::cout << "  flash " << entry.address << " " << entry.bytes << " " << entry.name << "\n";
     }
