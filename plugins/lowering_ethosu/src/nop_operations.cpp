@@ -108,6 +108,11 @@ Operation makeFullyConnected(Subgraph& subgraph, const Operation& origin, const 
   const Shape& ifmShape = subgraph.tensor(ifm).shape;
   const int outputs = subgraph.tensor(weights).shape[0];
   const Shape ofmShape{ifmShape.rank() > 0 ? ifmShape[0] : 1, outputs};
+  if (bias == kNoTensor) {
+    // Vela operation_util.create_fullyconnected: a zero bias, shared with every equal one.
+    bias = addZeroBias(subgraph, name, subgraph.tensor(weights).shape[0], subgraph.tensor(ifm).type);
+    shareByContent(subgraph, bias);
+  }
   op.inputs = {ifm, weights, bias};
   op.outputs = {addFeatureMap(subgraph, name + "_tens0", ofmShape, subgraph.tensor(ifm).type, quantisation)};
   setDefaultShapes(subgraph, op);

@@ -110,6 +110,9 @@ RewriteResult convertMeanToDepthwiseConv(Subgraph& subgraph, const Operation& op
     const TensorId weights = addConstant(subgraph, name + "_weights", Shape{ifm4.batch, weightHeight, w, channels},
                                          DataType::UInt8, ones, weightQuantisation, TensorPurpose::Weights);
     conv.inputs = {op.inputs[0], weights, addZeroBias(subgraph, name, channels, input.type)};
+    // Vela keys both on their values: every MEAN with the same element count shares them.
+    shareByContent(subgraph, weights);
+    shareByContent(subgraph, conv.inputs[2]);
     conv.outputs = {sum};
     setExplicitScaling(conv, {0}, {1});
     conv.readOffsets[0] = Shape4{0, i * heightPerConv, 0, 0};

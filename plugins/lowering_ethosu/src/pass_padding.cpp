@@ -145,6 +145,7 @@ void convertRemainingPads(Subgraph& subgraph, const LoweringContext& /*context*/
     const auto zeros = [&](const std::string& suffix, const Shape4& shape, const Shape4& offset) {
       const std::vector<std::int64_t> fill(static_cast<std::size_t>(shape.elements()), ofm.quantisation.zeroPointAt(0));
       const TensorId constant = addConstant(graph, op.name + suffix, toShape(shape), ofm.type, fill, ofm.quantisation);
+      shareByContent(graph, constant); // top/bottom and left/right fills of one size are stored once
       writes.push_back(partialWrite(graph, op, op.name + suffix, constant, shape, offset));
     };
     if (values.top > 0) {

@@ -119,12 +119,36 @@ Shape4 shape4FromList(const std::vector<std::int64_t>& values, int fill) {
   return {dims[0], dims[1], dims[2], dims[3]};
 }
 
+namespace {
+/// Equivalence ids of constants shared by content start here, apart from every other id.
+constexpr std::int64_t kContentEquivalenceBase = std::int64_t{1} << 36;
+} // namespace
+
 std::int64_t freshEquivalenceId(const Subgraph& subgraph) {
   std::int64_t largest = -1;
   for (const Tensor& tensor : subgraph.tensors) {
-    largest = std::max(largest, tensor.equivalenceId);
+    if (tensor.equivalenceId < kContentEquivalenceBase) {
+      largest = std::max(largest, tensor.equivalenceId);
+    }
   }
   return largest + 1;
+}
+
+void shareByContent(Subgraph& subgraph, TensorId tensor) {
+  const std::vector<double> values = subgraph.tensor(tensor).floatValues();
+  std::int64_t next = kContentEquivalenceBase;
+  for (TensorId other = 0; other < static_cast<TensorId>(subgraph.tensors.size()); ++other) {
+    const Tensor& candidate = subgraph.tensor(other);
+    if (other == tensor || candidate.equivalenceId < kContentEquivalenceBase) {
+      continue;
+    }
+    if (candidate.isConstant() && candidate.floatValues() == values) {
+      subgraph.tensor(tensor).equivalenceId = candidate.equivalenceId;
+      return;
+    }
+    next = std::max(next, candidate.equivalenceId + 1);
+  }
+  subgraph.tensor(tensor).equivalenceId = next;
 }
 
 Quantisation unitQuantisation() {

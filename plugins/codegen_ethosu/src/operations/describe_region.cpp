@@ -25,7 +25,7 @@ public:
         continue;
       }
       for (const npu::TensorId tensor : buffer.tensors) {
-        tensors_.try_emplace(tensor, npu::TensorAddress{buffer.area, address});
+        tensors_.try_emplace(storageKey(subgraph(), tensor), npu::TensorAddress{buffer.area, address});
       }
     }
     const npu::Subgraph& subgraph = this->subgraph();
@@ -86,19 +86,23 @@ public:
 
 private:
   [[nodiscard]] npu::TensorAddress addressOf(npu::TensorId id) const {
-    if (const auto it = tensors_.find(id); it != tensors_.end()) {
+    const npu::Subgraph& graph = subgraph();
+    if (const auto it = tensors_.find(storageKey(graph, id)); it != tensors_.end()) {
       return it->second;
     }
-    const auto& network = sources_.addresses.subgraphs.at(static_cast<std::size_t>(sources_.schedule.region.subgraph));
-    if (const auto it = network.find(id); it != network.end()) {
-      return it->second;
+    // Equivalent tensors (a variable and its updates) share one buffer, listed under one of them.
+    for (const auto& [tensor, address] :
+         sources_.addresses.subgraphs.at(static_cast<std::size_t>(sources_.schedule.region.subgraph))) {
+      if (storageKey(graph, tensor) == storageKey(graph, id)) {
+        return address;
+      }
     }
     npu::throwInternalError("tensor '" + subgraph().tensor(id).name + "' of schedule '" + sources_.schedule.label +
                             "' has no address");
   }
 
   const RegionSources& sources_;
-  std::map<npu::TensorId, npu::TensorAddress> tensors_;
+  std::map<std::int64_t, npu::TensorAddress> tensors_; ///< by storage key
   std::map<std::pair<int, int>, npu::TensorAddress> weightBuffers_;
   std::map<npu::TensorId, int> rollingHeights_;
 };

@@ -32,6 +32,11 @@ npu::TensorId cloneTensor(npu::Subgraph& subgraph, npu::TensorId source, const s
 [[nodiscard]] npu::Shape4 shape4FromList(const std::vector<std::int64_t>& values, int fill);
 /// An equivalence id no tensor of the subgraph uses yet.
 [[nodiscard]] std::int64_t freshEquivalenceId(const npu::Subgraph& subgraph);
+/// Makes the constant `tensor` equivalent to every other constant given to this function with the same
+/// values (whatever their shapes and types): such constants are stored once. Vela does this for the
+/// constants it creates with create_equivalence_id(tuple(values)), a cache over the values (zero biases
+/// of fully connected layers and of MEAN, MEAN's all-ones weights, the fill of padded concatenations).
+void shareByContent(npu::Subgraph& subgraph, npu::TensorId tensor);
 
 /// Quantisation with scale 1 and zero point 0.
 [[nodiscard]] npu::Quantisation unitQuantisation();
