@@ -307,28 +307,27 @@ std::array<std::int64_t, kMemoryAreaCount> allocateNetwork(const Graph& graph, c
         addresses.push_back(constantEnd);
         constantEnd += range.size;
       }
-      // The allocator aligns addresses from 0; starting its part at a multiple of every alignment keeps them.
-      std::int64_t alignment = 1;
-      for (const LiveRange& range : ranges) {
-        alignment = std::max(alignment, range.alignment);
-      }
-      const std::int64_t variableStart = roundUp(constantEnd, alignment);
+      // Constants and the rest are separate areas of the memory (Vela's flash and scratch tensors): each
+      // is addressed from its own start, and the memory holds both one after the other.
+      std::vector<std::int64_t> variableAddresses;
       if (!ranges.empty()) {
-        const auto allocated = allocator.allocate(ranges, options);
-        if (allocated.size() != ranges.size()) {
-          throwInternalError("allocator returned " + std::to_string(allocated.size()) + " addresses for " +
+        variableAddresses = allocator.allocate(ranges, options);
+        if (variableAddresses.size() != ranges.size()) {
+          throwInternalError("allocator returned " + std::to_string(variableAddresses.size()) + " addresses for " +
                              std::to_string(ranges.size()) + " live ranges");
         }
-        for (const std::int64_t address : allocated) {
-          addresses.push_back(variableStart + address);
+        const auto issues = verifyAllocation(ranges, variableAddresses);
+        if (!issues.empty()) {
+          throwInternalError("invalid allocation in " + std::string(displayNameOf(area)) + ": " +
+                             issues.front().message);
         }
       }
+      // Each constant takes whole allocation quanta (Vela's linear allocator rounds every size up).
+      const std::int64_t constantBytes = roundUp(constantEnd, accelerator.memory().allocationAlignment);
+      const std::int64_t peak = constantBytes + allocationPeak(ranges, variableAddresses);
+      addresses.insert(addresses.end(), variableAddresses.begin(), variableAddresses.end());
       members.insert(members.begin(), constantMembers.begin(), constantMembers.end());
       ranges.insert(ranges.begin(), constantRanges.begin(), constantRanges.end());
-      const auto issues = verifyAllocation(ranges, addresses);
-      if (!issues.empty()) {
-        throwInternalError("invalid allocation in " + std::string(displayNameOf(area)) + ": " + issues.front().message);
-      }
       for (std::size_t i = 0; i < members.size(); ++i) {
         for (const auto& [schedule, buffer] : buffers[members[i]].members) {
           allocations[schedule].addresses[buffer] = addresses[i];
@@ -337,7 +336,6 @@ std::array<std::int64_t, kMemoryAreaCount> allocateNetwork(const Graph& graph, c
           networkAddresses.subgraphs[sg].try_emplace(tensor, TensorAddress{area, addresses[i]});
         }
       }
-      const std::int64_t peak = allocationPeak(ranges, addresses);
       peaks[static_cast<std::size_t>(areaIndex)] = std::max(peaks[static_cast<std::size_t>(areaIndex)], peak);
       if (area == fastStorage && peak > fastStoragePeak.bytes) {
         std::int64_t length = 0;
