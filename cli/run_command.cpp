@@ -1,5 +1,6 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "allocation_listing.hpp"
 #include "report_files.hpp"
 
 #include "npu/pipeline/compiler.hpp"
@@ -21,6 +22,7 @@ int runCommand(const std::vector<std::string>& arguments) {
   std::vector<std::string> overrides;
   int threads = 0;
   bool quiet = false;
+  bool verboseAllocation = false;
   po::options_description options("run options");
   addCommonOptions(options, common);
   options.add_options()("pipeline", po::value(&pipelineFile), "pipeline YAML file")(
@@ -28,7 +30,9 @@ int runCommand(const std::vector<std::string>& arguments) {
                                                 "write the reports (the pipeline's report formats) into DIR")(
       "set", po::value(&overrides)->composing(), "override a pipeline setting: key=value (repeatable)")(
       "threads", po::value(&threads), "worker threads for the schedulers (default: all cores)")(
-      "quiet,q", po::bool_switch(&quiet), "do not print the text report");
+      "quiet,q", po::bool_switch(&quiet), "do not print the text report")(
+      "verbose-allocation", po::bool_switch(&verboseAllocation),
+      "print where every buffer was placed, memory by memory (as Vela's --verbose-allocation)");
   po::positional_options_description positional;
   positional.add("pipeline", 1).add("model", 1);
   parseArguments(arguments, options, positional);
@@ -67,6 +71,9 @@ int runCommand(const std::vector<std::string>& arguments) {
   if (!outputDir.empty()) {
     writeReportFiles(report, pipeline.report.formats, outputDir,
                      compilation.output ? &*compilation.output : nullptr);
+  }
+  if (verboseAllocation) {
+    std::cout << renderAllocation(compilation.addresses);
   }
   if (!quiet) {
     std::cout << renderTextReport(report);

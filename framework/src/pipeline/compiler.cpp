@@ -233,6 +233,7 @@ private:
       if (variable) {
         variables_.insert(it->second);
       }
+      indexTensors(it->second);
       return it->second;
     }
     buffers_.push_back(std::move(buffer));
@@ -240,7 +241,17 @@ private:
     if (variable) {
       variables_.insert(buffers_.size() - 1);
     }
+    indexTensors(buffers_.size() - 1);
     return buffers_.size() - 1;
+  }
+
+  /// Every tensor a buffer holds finds it (an OFM written over its IFM, a copy fused with its source):
+  /// a later use of any of them extends the same buffer, as Vela's live range graph does.
+  void indexTensors(std::size_t index) {
+    const NetworkBuffer& buffer = buffers_[index];
+    for (const TensorId member : buffer.tensors) {
+      byTensor_.emplace(std::pair{static_cast<int>(buffer.area), storageKey(subgraph_, member)}, index);
+    }
   }
 
   const Subgraph& subgraph_;
@@ -335,6 +346,9 @@ std::array<std::int64_t, kMemoryAreaCount> allocateNetwork(const Graph& graph, c
         for (const TensorId tensor : buffers[members[i]].tensors) {
           networkAddresses.subgraphs[sg].try_emplace(tensor, TensorAddress{area, addresses[i]});
         }
+        const LiveRange& range = ranges[i];
+        networkAddresses.entries.push_back(AllocationEntry{area, i < constantMembers.size(), range.name, range.start,
+                                                           range.end, range.size, addresses[i]});
       }
       peaks[static_cast<std::size_t>(areaIndex)] = std::max(peaks[static_cast<std::size_t>(areaIndex)], peak);
       if (area == fastStorage && peak > fastStoragePeak.bytes) {

@@ -21,12 +21,24 @@ struct TensorAddress {
   std::int64_t address = 0;
 };
 
+/// One buffer of the whole-network allocation, as Vela's --verbose-allocation lists it.
+struct AllocationEntry {
+  MemoryArea area = MemoryArea::Unknown;
+  bool constant = false;    ///< laid out in the memory's constant area
+  std::string name;
+  std::int64_t start = 0;   ///< live range, in the network's time steps
+  std::int64_t end = 0;
+  std::int64_t size = 0;
+  std::int64_t address = 0; ///< within its area (constants and the rest are addressed separately)
+};
+
 /// Addresses of every allocated tensor of the network (feature maps of NPU regions and of CPU
 /// operators, constants), per subgraph: what a code generator needs beyond each schedule's own buffers
 /// (e.g. the arena offsets a runtime is told about).
 struct NetworkAddresses {
   std::vector<std::map<TensorId, TensorAddress>> subgraphs;
   std::array<std::int64_t, kMemoryAreaCount> peak{}; ///< bytes used per memory
+  std::vector<AllocationEntry> entries;               ///< every buffer, memory by memory
 };
 
 /// What a code generator is given: every stage's result.

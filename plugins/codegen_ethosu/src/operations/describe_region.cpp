@@ -2,6 +2,8 @@
 
 #include "operations/operation_semantics.hpp"
 
+#include "ethosu/weights/weight_preparation.hpp"
+
 #include "npu/core/diagnostics.hpp"
 
 #include <map>
@@ -107,6 +109,23 @@ private:
   std::map<npu::TensorId, int> rollingHeights_;
 };
 
+// Vela: high_level_command_to_npu_op.ifm_ifm2_correct_order.
+bool operandsInHardwareOrder(const npu::Subgraph& subgraph, npu::TensorId ifm, npu::TensorId ifm2,
+                             const npu::Shape4& ifmShape, const npu::Shape4& ifm2Shape) {
+  if (subgraph.tensor(ifm).shape.isScalar()) {
+    return false;
+  }
+  if (subgraph.tensor(ifm2).shape.isScalar()) {
+    return true;
+  }
+  for (int axis = 0; axis < 4; ++axis) {
+    if (ifmShape[axis] != ifm2Shape[axis] && ifmShape[axis] == 1) {
+      return false;
+    }
+  }
+  return true;
+}
+
 std::array<std::int64_t, 4> tileOffsetsOf(const npu::Operation& op) {
   const std::int64_t offset = op.attributes.getOr<std::int64_t>("ofm_tile_base_offset", 0);
   return {offset, offset, offset, offset};
@@ -125,7 +144,10 @@ OperationInfo describe(const RegionSources& sources, const RegionStorage& storag
     OperandInfo result;
     result.storage = storage.stored(tensor);
     result.shape = shape;
-    result.type = npuDataType(subgraph.tensor(tensor).type, subgraph.tensor(tensor).name);
+    // A memory copy moves bytes, whatever their type (e.g. the int64 result of ARG_MAX).
+    if (info.blockType != NpuBlockType::Dma) {
+      result.type = npuDataType(subgraph.tensor(tensor).type, subgraph.tensor(tensor).name);
+    }
     result.quantisation = hardwareQuantisation(subgraph, op, tensor, input);
     return result;
   };
@@ -151,6 +173,13 @@ OperationInfo describe(const RegionSources& sources, const RegionStorage& storag
   describeSemantics(subgraph, op, info);
   if (ifm2 != npu::kNoTensor && info.kind == BlockOperation::Kind::Elementwise && !info.unary) {
     info.ifm2 = operand(ifm2, ifm2Shape, true);
+    // A scalar or broadcast operand must be IFM2: swap them here unless the scheduler already did.
+    if (!scheduled.reversedOperands && !operandsInHardwareOrder(subgraph, ifm, ifm2, ifmShape, ifm2Shape)) {
+      std::swap(info.ifm, *info.ifm2);
+      std::swap(ifm, ifm2);
+      info.reversedOperands = true;
+      info.swappedForHardware = true;
+    }
     const npu::Tensor& second = subgraph.tensor(ifm2);
     if (second.shape.isScalar() && second.isConstant()) {
       const auto values = second.floatValues();
@@ -159,11 +188,19 @@ OperationInfo describe(const RegionSources& sources, const RegionStorage& storag
       info.ifm2Scalar = second.quantisation.empty() ? values.at(0) : (values.at(0) - zeroPoint) * scale;
     }
   }
+  if (!info.memoryCopy) {
+    describeScaling(op, info);
+  }
   info.blockConfig = Shape3{scheduled.blockConfig.ofmBlock.height, scheduled.blockConfig.ofmBlock.width,
                             scheduled.blockConfig.ofmBlock.depth};
-  info.traversal = scheduled.blockConfig.partKernelFirst ? BlockTraversal::PartKernelFirst : BlockTraversal::DepthFirst;
-  if (info.blockType == NpuBlockType::VectorProduct) {
-    info.traversal = BlockTraversal::DepthFirst;
+  // A convolution reads its weights in the order they were encoded in (Vela: the weight tensor's
+  // hw_traversal); a fully connected layer depth first.
+  info.traversal = BlockTraversal::DepthFirst;
+  if (info.blockType == NpuBlockType::ConvolutionMxN) {
+    const auto stream = weights::prepareWeightStream(subgraph, op);
+    if (stream && stream->traversal == weights::WeightTraversal::PartKernelFirst) {
+      info.traversal = BlockTraversal::PartKernelFirst;
+    }
   }
   info.weights = sources.readOnly.weights(sources.scheduleIndex, position);
   info.weightRegion = region::kReadOnly;

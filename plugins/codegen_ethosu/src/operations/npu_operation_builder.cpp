@@ -127,8 +127,11 @@ void setWeights(BlockOperation& npuOp, const StripeCommand& stripe, const Operat
   }
 }
 
-BlockOperation blockOperation(const StripeCommand& stripe, const OperationInfo& info,
-                              const LookupTablePlacement& table, int cores) {
+BlockOperation blockOperation(StripeCommand stripe, const OperationInfo& info, const LookupTablePlacement& table,
+                              int cores) {
+  if (info.swappedForHardware && stripe.ifm2Box) {
+    std::swap(stripe.ifmBox, *stripe.ifm2Box);
+  }
   BlockOperation npuOp;
   npuOp.kind = info.kind;
   npuOp.name = info.name;

@@ -44,6 +44,9 @@ struct OperationInfo {
   std::array<int, 3> ofmStrideMultiplier{1, 1, 1}; ///< c, h, w
   bool ofmTransposed = false; ///< the OFM's height and width strides are swapped (a transpose)
   bool reversedOperands = false;
+  /// IFM and IFM2 were swapped for the hardware (a broadcast or scalar operand must be IFM2) after the
+  /// stripes were planned: each stripe's IFM and IFM2 boxes swap too.
+  bool swappedForHardware = false;
 
   std::optional<NpuKernel> kernel;
   npu::ExplicitPadding explicitPadding;

@@ -185,7 +185,8 @@ std::optional<ExplicitScaling> explicitScalingOf(const npu::Operation& op) {
   return ExplicitScaling{multipliers->size() > 1, *shifts, *multipliers};
 }
 
-/// Scaling and OFM scale overrides (Vela: create_npu_pool_op, create_npu_elementwise_op).
+} // namespace
+
 void describeScaling(const npu::Operation& op, OperationInfo& info) {
   const auto scaling = explicitScalingOf(op);
   if (info.kind == BlockOperation::Kind::Pooling && scaling) {
@@ -208,8 +209,6 @@ void describeScaling(const npu::Operation& op, OperationInfo& info) {
     info.ofmScaleOverride = 1.0 / 0x3000;
   }
 }
-
-} // namespace
 
 NpuDataType npuDataType(npu::DataType type, const std::string& tensorName) {
   switch (type) {
@@ -264,7 +263,6 @@ void describeSemantics(const npu::Subgraph& subgraph, const npu::Operation& op, 
     info.explicitPadding = op.explicitPadding;
     info.tilePadding = op.padding == npu::Padding::Tile;
   }
-  describeScaling(op, info);
 }
 
 } // namespace ethosu::codegen

@@ -10,9 +10,12 @@
 
 namespace ethosu::codegen {
 
-/// Fills kind, pooling/elementwise function, activation, rounding, fused quantise, upscaling, kernel,
-/// padding, rescale and OFM scale override of `info` from `op`. The operands must be filled already.
+/// Fills kind, pooling/elementwise function, activation, rounding, fused quantise, upscaling, kernel and
+/// padding of `info` from `op`.
 void describeSemantics(const npu::Subgraph& subgraph, const npu::Operation& op, OperationInfo& info);
+/// Fills rescale and the OFM scale override (Vela: create_npu_pool_op, create_npu_elementwise_op). The
+/// operands must be final (after any swap).
+void describeScaling(const npu::Operation& op, OperationInfo& info);
 
 /// The quantisation the hardware applies to an IFM/IFM2 (`input`) or the OFM, or nullopt when the
 /// tensor is not quantised (Vela: get_ifm_or_ifm2_quantization, get_ofm_quantization).

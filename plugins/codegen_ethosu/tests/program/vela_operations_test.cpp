@@ -66,6 +66,11 @@ Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs:
       if (a != b) {
         outcome.firstDifference = "region " + std::to_string(s) + " line " + std::to_string(line) + "\n  ours: " + a +
                                   "\n  vela: " + b;
+        if (std::getenv("NPU_CODEGEN_DEBUG") != nullptr) {
+          for (std::size_t context = line >= 12 ? line - 12 : 0; context < line; ++context) {
+            outcome.firstDifference += "\n  same: " + ours[context];
+          }
+        }
         return outcome;
       }
     }
