@@ -19,6 +19,9 @@ Operation deriveOperation(const Operation& origin, OpType type, std::string name
   op.sourceType = origin.sourceType;
   op.sourceIndex = origin.sourceIndex;
   op.placement = Placement::Npu;
+  // A new operation's original type is the one it was created with (Vela: Operation.original_type);
+  // code generation chooses the rounding of 16-bit convolutions by it.
+  op.attributes.set("original_type", std::string(nameOf(type)));
   return op;
 }
 

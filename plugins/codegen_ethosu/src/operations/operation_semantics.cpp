@@ -27,8 +27,13 @@ bool forcedOutputQuantisation(const npu::Operation& op) {
   return op.attributes.getOr<bool>("forced_output_quantisation", false);
 }
 
-/// Block type of the operator the operation came from (Vela: op.original_type.npu_block_type).
+/// Block type of the operator the operation came from (Vela: op.original_type.npu_block_type): the type
+/// lowering created it with, or the model's operator.
 NpuBlockType originalBlockType(const npu::Operation& op) {
+  if (const auto created = op.attributes.get<std::string>("original_type")) {
+    const auto type = npu::opTypeFromName(*created);
+    return type ? npuBlockTypeOf(*type) : NpuBlockType::Default;
+  }
   if (op.sourceType == "CONV_2D" || op.sourceType == "TRANSPOSE_CONV") {
     return NpuBlockType::ConvolutionMxN;
   }
@@ -72,7 +77,9 @@ NpuRounding roundingOf(const npu::Subgraph& subgraph, const npu::Operation& op, 
   NpuRounding rounding = NpuRounding::TFLite;
   if (isResize(op.type)) {
     rounding = NpuRounding::Natural;
-  } else if (originalBlockType(op) != NpuBlockType::Default && subgraph.tensor(op.ifm()).type == npu::DataType::Int16) {
+  } else if ((originalBlockType(op) == NpuBlockType::ConvolutionMxN ||
+              originalBlockType(op) == NpuBlockType::ConvolutionDepthWise) &&
+             subgraph.tensor(op.ifm()).type == npu::DataType::Int16) {
     rounding = NpuRounding::Natural;
   } else if (!info.fusedQuantize && isAvgPool(op.type) && memoryFunction(op) == "ConcatSliceWrite" &&
              (!op.kernel || op.kernel->elementsWH() == 1)) {
