@@ -45,6 +45,33 @@ void removeDeadOperations(Subgraph& subgraph, const LoweringContext& /*context*/
 }
 
 void markTensorPurposes(Subgraph& subgraph, const LoweringContext& /*context*/) {
+  // Vela's reader gives every convolution and fully connected layer its own copy of its bias (the
+  // encoded scales depend on the operation), with an identity of its own: a bias is never stored once
+  // for two operations, even when the model shares it (tflite_reader.py, parse_operator). Biases that
+  // lowering created (an unrolled LSTM's gates share theirs) stay shared.
+  const auto readAsOwnBias = [](const Operation& op) {
+    return !op.attributes.has("original_type") &&
+           (op.sourceType == "CONV_2D" || op.sourceType == "DEPTHWISE_CONV_2D" ||
+            op.sourceType == "FULLY_CONNECTED" || op.sourceType == "TRANSPOSE_CONV");
+  };
+  std::vector<bool> claimed(subgraph.tensors.size(), false);
+  for (Operation& op : subgraph.operations) {
+    const TensorId bias = op.bias();
+    if (op.placement != Placement::Npu || bias == kNoTensor || !subgraph.tensor(bias).isConstant() ||
+        isSharedByContent(subgraph.tensor(bias)) || !readAsOwnBias(op)) {
+      continue;
+    }
+    if (claimed[static_cast<std::size_t>(bias)]) {
+      Tensor copy = subgraph.tensor(bias);
+      const TensorId own = subgraph.addTensor(std::move(copy));
+      std::replace(op.inputs.begin(), op.inputs.end(), bias, own);
+      claimed.push_back(true);
+      subgraph.tensor(own).equivalenceId = -1;
+    } else {
+      claimed[static_cast<std::size_t>(bias)] = true;
+      subgraph.tensor(bias).equivalenceId = -1;
+    }
+  }
   for (const Operation& op : subgraph.operations) {
     if (op.placement != Placement::Npu) {
       continue;

@@ -137,6 +137,8 @@ std::int64_t freshEquivalenceId(const Subgraph& subgraph) {
   return largest + 1;
 }
 
+bool isSharedByContent(const Tensor& tensor) { return tensor.equivalenceId >= kContentEquivalenceBase; }
+
 void shareByContent(Subgraph& subgraph, TensorId tensor) {
   const std::vector<double> values = subgraph.tensor(tensor).floatValues();
   std::int64_t next = kContentEquivalenceBase;

@@ -37,6 +37,8 @@ npu::TensorId cloneTensor(npu::Subgraph& subgraph, npu::TensorId source, const s
 /// constants it creates with create_equivalence_id(tuple(values)), a cache over the values (zero biases
 /// of fully connected layers and of MEAN, MEAN's all-ones weights, the fill of padded concatenations).
 void shareByContent(npu::Subgraph& subgraph, npu::TensorId tensor);
+/// Whether shareByContent gave the tensor its equivalence.
+[[nodiscard]] bool isSharedByContent(const npu::Tensor& tensor);
 
 /// Quantisation with scale 1 and zero point 0.
 [[nodiscard]] npu::Quantisation unitQuantisation();
