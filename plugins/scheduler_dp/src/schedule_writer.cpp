@@ -225,6 +225,13 @@ Schedule buildSchedule(const Graph& ir, const PassGraph& graph, const PassEvalua
                                 ? ifmStripeFor(graph, pass, scheduled.ofmStripe)
                                 : pass.shapes.ifm;
       scheduled.ifm2Stripe = pass.shapes.ifm2;
+      for (const RollingBuffer& rolling : strategy->rollingBuffers) {
+        if (cascaded && rolling.pass == pass.index) {
+          const Shape4 ifm = Shape4::fromShape(subgraph.tensor(pass.ifm).shape);
+          scheduled.ifmRollingBuffer =
+              Shape4{1, std::min(ifm.height, rolling.height), ifm.width, static_cast<int>(roundUp(ifm.depth, 16))};
+        }
+      }
       std::vector<scheduling::WeightBufferUse> buffers;
       if (const auto& encoded = plans[nextPlan++]) {
         scheduled.weights = encoded->plan;
@@ -260,7 +267,6 @@ Schedule buildSchedule(const Graph& ir, const PassGraph& graph, const PassEvalua
     schedule.operations[t].memoryUsage = usage[t];
   }
   schedule.fastStoragePeak = usage.empty() ? 0 : *std::max_element(usage.begin(), usage.end());
-  static_cast<void>(subgraph);
   return schedule;
 }
 

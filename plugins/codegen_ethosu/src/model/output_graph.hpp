@@ -1,0 +1,42 @@
+#pragma once
+
+// The deployable model as a graph: the lowered graph with every NPU region replaced by one `ethos-u`
+// custom operator (Vela's NpuOp call: command stream, flash, scratch and fast scratch tensors, then the
+// region's inputs), and the CPU operators kept with their tensors (Vela 3.10's extract_npu_subgraphs.py
+// and npu_serialisation.py).
+
+#include "npu/ir/graph.hpp"
+#include "npu/schedule/schedule.hpp"
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ethosu::codegen {
+
+/// What the output model holds besides the CPU part.
+struct GeneratedCode {
+  std::vector<std::vector<std::uint8_t>> commandStreams; ///< one per schedule (driver payloads)
+  std::vector<std::uint8_t> readOnly;                    ///< the flash contents
+  std::int64_t scratchBytes = 0;
+  std::int64_t fastScratchBytes = 0;
+};
+
+struct OutputGraph {
+  npu::Graph graph;
+  /// Per output tensor (of subgraph 0 and the others, by subgraph): its offset in the tensor arena, or
+  /// -1 (Vela's OfflineMemoryAllocation metadata).
+  std::vector<std::map<npu::TensorId, std::int64_t>> arenaOffsets;
+};
+
+/// `arenaOffset(subgraph, tensor)` gives a lowered tensor's offset in the arena, or -1.
+[[nodiscard]] OutputGraph buildOutputGraph(const npu::Graph& lowered, std::span<const npu::Schedule> schedules,
+                                           const GeneratedCode& code,
+                                           const std::vector<std::map<npu::TensorId, std::int64_t>>& arenaOffsets);
+
+/// The name Vela gives the NPU subgraph of the `index`-th (from 1) region of a subgraph named `name`.
+[[nodiscard]] std::string npuSubgraphName(const std::string& subgraphName, int index);
+
+} // namespace ethosu::codegen
