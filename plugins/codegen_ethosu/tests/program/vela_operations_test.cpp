@@ -121,4 +121,42 @@ BOOST_AUTO_TEST_CASE(npu_operations_equal_vela_3_10s_on_the_shared_models) {
   BOOST_TEST(identical == total);
 }
 
+BOOST_AUTO_TEST_CASE(dp_scheduler_schedules_become_npu_operations) {
+  const auto models = npu::test::sharedModelsDir();
+  if (!models) {
+    BOOST_TEST_MESSAGE("NPU_PIPELINE_MODELS not set: skipped");
+    return;
+  }
+  npu::PluginHost host;
+  host.loadDirectory(npu::test::buildDir() / "lib" / "npu-pipeline" / "plugins");
+  for (const std::string config : {"C1", "C3", "C4"}) {
+    const npu::PipelineSpec spec =
+        npu::parsePipelineFile(npu::test::sourceDir() / "configs" / "reference" / (config + "-dp.yaml"));
+    const npu::ResolvedPipeline pipeline = npu::resolvePipeline(spec, host, npu::defaultConfigSearchPath());
+    const auto accelerator = ethosu::makeAccelerator(pipeline.accelerator->config);
+    for (const auto& entry : fs::directory_iterator(*models)) {
+      const char* only = std::getenv("NPU_CODEGEN_MODEL");
+      if (entry.path().extension() != ".tflite" || (only != nullptr && entry.path().stem() != only)) {
+        continue;
+      }
+      BOOST_TEST_CONTEXT(config << " " << entry.path().stem().string()) {
+        try {
+          npu::SilentProgress progress;
+          const npu::Compilation compilation = npu::compileModel(pipeline, entry.path(), progress);
+          const ReadOnlyArea readOnly(compilation.lowered, compilation.schedules, *accelerator);
+          for (std::size_t s = 0; s < compilation.schedules.size(); ++s) {
+            const RegionSources sources{compilation.lowered, compilation.schedules[s], s, compilation.allocations[s],
+                                        compilation.addresses, readOnly, *accelerator};
+            const RegionProgram program = buildRegionProgram(sources, accelerator->architecture());
+            BOOST_TEST(!program.npuOperations.empty());
+          }
+        } catch (const npu::Error& error) {
+          // A schedule that does not fit is the scheduler's verdict, not code generation's.
+          BOOST_TEST((error.kind() == npu::ErrorKind::Compile), error.what());
+        }
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
