@@ -6,6 +6,7 @@
 
 #include <array>
 #include <limits>
+#include <set>
 #include <sstream>
 
 namespace npu {
@@ -71,18 +72,19 @@ double totalBytes(const OperationPerformance& performance, MemoryArea area) {
   return total;
 }
 
-/// Vela's pass counts: operations before fusing, and cascades (each counting once) after.
+/// Vela's pass counts (stats_writer.py: passes and cascaded passes summed over its subgraphs). Every
+/// subgraph of the model starts with a startup pass and has a pass per CPU operator and per NPU region
+/// (the call of that NPU subgraph); each NPU subgraph has its own startup pass and a pass per NPU
+/// operation. Only the model's subgraphs have cascaded passes, one per pass.
 std::pair<std::int64_t, std::int64_t> passCounts(const NetworkReport& report) {
-  std::int64_t afterFusing = report.cpuOperations;
-  int lastCascade = 0;
+  std::set<std::pair<int, std::string>> regions;
   for (const auto& layer : report.layers) {
-    const int cascade = layer.schedule.cascade;
-    if (cascade == 0 || cascade != lastCascade) {
-      ++afterFusing;
-    }
-    lastCascade = cascade;
+    regions.emplace(layer.subgraph, layer.region);
   }
-  return {static_cast<std::int64_t>(report.layers.size()) + report.cpuOperations, afterFusing};
+  const auto regionCount = static_cast<std::int64_t>(regions.size());
+  const std::int64_t afterFusing = report.subgraphs + report.cpuOperations + regionCount;
+  const std::int64_t beforeFusing = afterFusing + regionCount + static_cast<std::int64_t>(report.layers.size());
+  return {beforeFusing, afterFusing};
 }
 
 } // namespace

@@ -72,6 +72,7 @@ std::int64_t weightIdentity(const Subgraph& subgraph, int subgraphIndex, TensorI
 }
 
 void countPlacements(const Graph& graph, NetworkReport& report) {
+  report.subgraphs = static_cast<int>(graph.subgraphs.size());
   for (const Subgraph& subgraph : graph.subgraphs) {
     for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
       const Operation& op = subgraph.operations[i];

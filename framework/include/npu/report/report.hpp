@@ -39,6 +39,7 @@ struct NetworkReport {
   std::int64_t encodedWeightBytes = 0;
   int npuOperations = 0; ///< after lowering
   int cpuOperations = 0;
+  int subgraphs = 1;     ///< of the lowered graph
   std::vector<std::string> cpuOperationReasons; ///< "name (TYPE): reason" per CPU operation
 
   [[nodiscard]] double totalCycles() const { return total.cycle(CycleComponent::Total); }
