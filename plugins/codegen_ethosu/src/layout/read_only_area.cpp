@@ -52,10 +52,14 @@ ReadOnlyArea::ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedul
     const npu::Subgraph& subgraph = graph.subgraphs.at(static_cast<std::size_t>(subgraphIndex));
     for (const npu::ScheduledOperation& scheduled : schedule.operations) {
       const npu::Operation& op = subgraph.operation(scheduled.op);
+      // Only the feature maps an operation reads and its lookup table are copied in; other constants
+      // (a raw bias, a RESHAPE's shape) take space but stay zero (npu_serialisation.py).
+      const npu::TensorId lookupTable = op.activation ? op.activation->lut : npu::kNoTensor;
       for (const npu::TensorId tensor : passTensors(op, scheduled.reversedOperands)) {
         if (subgraph.validTensorId(tensor) && subgraph.tensor(tensor).isConstant() &&
             subgraph.tensor(tensor).purpose != npu::TensorPurpose::Weights) {
-          addConstant(subgraph, subgraphIndex, tensor);
+          const bool copied = tensor == op.ifm() || tensor == op.ifm2() || tensor == lookupTable;
+          addConstant(subgraph, subgraphIndex, tensor, copied);
         }
       }
     }
@@ -88,17 +92,19 @@ ReadOnlyArea::ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedul
   }
 }
 
-void ReadOnlyArea::addConstant(const npu::Subgraph& subgraph, int subgraphIndex, npu::TensorId tensor) {
+void ReadOnlyArea::addConstant(const npu::Subgraph& subgraph, int subgraphIndex, npu::TensorId tensor, bool copied) {
   const auto key = std::pair{subgraphIndex, storageKey(subgraph, tensor)};
-  if (constants_.contains(key)) {
+  if (const auto stored = constants_.find(key); stored != constants_.end()) {
+    if (copied) {
+      const auto data = subgraph.tensor(tensor).bytes();
+      std::copy(data.begin(), data.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(stored->second));
+    }
     return;
   }
   const npu::Tensor& constant = subgraph.tensor(tensor);
   const std::int64_t address = allocate(constant.name, storageBytes(constant));
   constants_.emplace(key, address);
-  // Raw biases are only space: their encoded form is part of the weight stream (Vela copies in the
-  // feature maps and lookup tables an operation reads, npu_serialisation.py).
-  if (constant.purpose != npu::TensorPurpose::ScalesBiases) {
+  if (copied) {
     const auto data = constant.bytes();
     std::copy(data.begin(), data.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(address));
   }

@@ -52,7 +52,7 @@ public:
   [[nodiscard]] const std::vector<ReadOnlyEntry>& entries() const { return entries_; }
 
 private:
-  void addConstant(const npu::Subgraph& subgraph, int subgraphIndex, npu::TensorId tensor);
+  void addConstant(const npu::Subgraph& subgraph, int subgraphIndex, npu::TensorId tensor, bool copied);
   std::int64_t allocate(const std::string& name, std::int64_t bytes);
 
   std::map<std::pair<int, std::int64_t>, std::int64_t> constants_; ///< (subgraph, storage key) -> address

@@ -1,6 +1,7 @@
 // Our NPU operations against Vela 3.10's, operation by operation, for the shared models in C1, C3 and
 // C5 (skipped without NPU_PIPELINE_MODELS / NPU_PIPELINE_REFERENCE).
 #include "reference_listing.hpp"
+#include "sha256.hpp"
 
 #include "listing/operation_listing.hpp"
 #include "program/region_program.hpp"
@@ -13,6 +14,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <iostream>
 
 namespace fs = std::filesystem;
@@ -24,7 +28,35 @@ struct Outcome {
   int operations = 0;
   int matching = 0;
   std::string firstDifference;
+  bool flashIdentical = false;
 };
+
+/// The INDEX.tsv row of a reference run: column name -> value.
+std::map<std::string, std::string> indexRow(const fs::path& codegenReference, const std::string& config,
+                                            const std::string& model) {
+  std::ifstream in(codegenReference / "INDEX.tsv");
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> names;
+  for (std::stringstream header(line); std::getline(header, line, '\t');) {
+    names.push_back(line);
+  }
+  std::string row;
+  while (std::getline(in, row)) {
+    std::vector<std::string> values;
+    for (std::stringstream fields(row); std::getline(fields, line, '\t');) {
+      values.push_back(line);
+    }
+    if (values.size() >= 3 && values[1] == config && values[2] == model) {
+      std::map<std::string, std::string> result;
+      for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) {
+        result[names[i]] = values[i];
+      }
+      return result;
+    }
+  }
+  return {};
+}
 
 Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs::path& model,
                      const fs::path& referenceDir) {
@@ -40,6 +72,13 @@ Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs:
   const npu::Compilation compilation = npu::compileModel(pipeline, model, progress);
   const auto accelerator = ethosu::makeAccelerator(pipeline.accelerator->config);
   const ReadOnlyArea readOnly(compilation.lowered, compilation.schedules, *accelerator);
+  const auto index = indexRow(referenceDir.parent_path().parent_path().parent_path(), config,
+                              referenceDir.filename().string());
+  outcome.flashIdentical = index.count("flash_sha256") != 0 && index.at("flash_sha256") == test::sha256(readOnly.bytes());
+  if (const char* dump = std::getenv("NPU_CODEGEN_DUMP_FLASH")) {
+    std::ofstream(dump, std::ios::binary)
+        .write(reinterpret_cast<const char*>(readOnly.bytes().data()), static_cast<std::streamsize>(readOnly.bytes().size()));
+  }
   if (std::getenv("NPU_CODEGEN_DEBUG") != nullptr) {
     for (std::size_t s = 0; s < compilation.schedules.size(); ++s) {
       const auto& buffers = compilation.schedules[s].buffers;
@@ -94,6 +133,7 @@ BOOST_AUTO_TEST_CASE(npu_operations_equal_vela_3_10s_on_the_shared_models) {
   host.loadDirectory(npu::test::buildDir() / "lib" / "npu-pipeline" / "plugins");
   int identical = 0;
   int total = 0;
+  int flashIdentical = 0;
   for (const std::string config : {"C1", "C3", "C5"}) {
     for (const auto& entry : fs::directory_iterator(*reference / "codegen" / "vela310" / config)) {
       const fs::path model = *models / (entry.path().filename().string() + ".tflite");
@@ -110,6 +150,11 @@ BOOST_AUTO_TEST_CASE(npu_operations_equal_vela_3_10s_on_the_shared_models) {
       } catch (const std::exception& error) {
         outcome.firstDifference = std::string("error: ") + error.what();
       }
+      if (outcome.flashIdentical) {
+        ++flashIdentical;
+      } else {
+        std::cout << config << " " << entry.path().filename().string() << ": flash differs\n";
+      }
       if (outcome.firstDifference.empty()) {
         ++identical;
       } else {
@@ -119,6 +164,8 @@ BOOST_AUTO_TEST_CASE(npu_operations_equal_vela_3_10s_on_the_shared_models) {
   }
   BOOST_TEST_MESSAGE(identical << " of " << total << " model runs have Vela's NPU operations");
   BOOST_TEST(identical == total);
+  BOOST_TEST_MESSAGE(flashIdentical << " of " << total << " model runs have Vela's flash, byte for byte");
+  BOOST_TEST(flashIdentical == total);
 }
 
 BOOST_AUTO_TEST_CASE(dp_scheduler_schedules_become_npu_operations) {
