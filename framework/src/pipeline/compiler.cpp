@@ -371,6 +371,21 @@ std::array<std::int64_t, kMemoryAreaCount> allocateNetwork(const Graph& graph, c
   return peaks;
 }
 
+/// With generated code, the constant memory holds what the accelerator reads from it (the read-only
+/// area and the command streams), beside any feature maps allocated there (Vela: the flash and
+/// command-stream tensors allocated in permanent storage, stats_writer's memory_used).
+void countGeneratedConstants(const GeneratedModel& model, const NetworkAddresses& addresses,
+                             const MemorySystem& memory, NetworkReport& report) {
+  std::int64_t featureMaps = 0;
+  for (const AllocationEntry& entry : addresses.entries) {
+    if (entry.area == memory.constantArea && !entry.constant) {
+      featureMaps = std::max(featureMaps, entry.address + entry.size);
+    }
+  }
+  report.memoryUsed[static_cast<std::size_t>(memory.constantArea)] =
+      featureMaps + model.statistics.readOnlyBytes + model.statistics.commandStreamBytes;
+}
+
 } // namespace
 
 std::vector<NpuRegion> findNpuRegions(const Graph& graph) {
@@ -535,6 +550,7 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
                                  pipeline.stage(PluginKind::Codegen)->options, progress};
     result.output = codegen->generate(request);
     progress.end();
+    countGeneratedConstants(*result.output, result.addresses, accelerator->memory(), *result.report);
   }
   return result;
 }

@@ -60,6 +60,8 @@ OperationGeometry geometryOf(const npu::Subgraph& subgraph, const npu::Scheduled
   geometry.memoryCopy = info.memoryCopy;
   geometry.binaryElementwise = info.kind == BlockOperation::Kind::Elementwise && !info.unary;
   geometry.cascade = scheduled.cascade;
+  geometry.rollingBufferRows = scheduled.ifmRollingBuffer ? scheduled.ifmRollingBuffer->height : 0;
+  geometry.name = info.name;
   const npu::TensorId ifm = scheduled.reversedOperands ? op.ifm2() : op.ifm();
   if (const auto producer = producers.find(ifm); producer != producers.end()) {
     geometry.producer = producer->second;

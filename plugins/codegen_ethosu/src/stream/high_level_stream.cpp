@@ -98,6 +98,7 @@ private:
     if (producer_ && !ifmPresent_.contains(stripe.ifmBox)) {
       pullProducerUntil(stripe.ifmBox);
     }
+    requireRowsStillBuffered(stripe.ifmBox);
     stripe.firstStripeInHeight = height_ == start_[1];
     stripe.lastStripeInHeight = endHeight >= end_[1];
     if (op_.hasWeights) {
@@ -135,6 +136,22 @@ private:
           return;
         }
       }
+    }
+  }
+
+  /// The producer may not have overwritten, in its rolling buffer, rows this stripe still reads: rows
+  /// from the first one read to the last one written must fit the buffer.
+  void requireRowsStillBuffered(const Box& required) const {
+    if (!producer_ || op_.rollingBufferRows <= 0) {
+      return;
+    }
+    const int span = ifmPresent_.end[1] - required.start[1];
+    if (span > op_.rollingBufferRows) {
+      npu::throwCompileError("operation '" + op_.name + "' reads IFM rows " + std::to_string(required.start[1]) +
+                                 " to " + std::to_string(required.end[1]) + " after its producer wrote up to row " +
+                                 std::to_string(ifmPresent_.end[1]) + ", but the rolling buffer holds only " +
+                                 std::to_string(op_.rollingBufferRows) + " rows",
+                             {}, "the schedule's cascade buffer is too small for its stripes; use another scheduler");
     }
   }
 

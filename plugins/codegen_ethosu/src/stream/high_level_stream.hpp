@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -42,6 +43,9 @@ struct OperationGeometry {
   int cascade = 0;                 ///< 0: not cascaded
   /// Inside a cascade (and not its first operation): the position of the operation producing the IFM.
   int producer = -1;
+  /// Rows of the IFM the cascade's rolling buffer holds (0: the IFM is stored whole).
+  int rollingBufferRows = 0;
+  std::string name; ///< for error messages
 };
 
 struct StripeCommand {
