@@ -1,5 +1,7 @@
 #include "operations/operation_semantics.hpp"
 
+#include "commands/scaling.hpp"
+
 #include "npu/core/diagnostics.hpp"
 
 #include <cmath>
@@ -93,12 +95,6 @@ NpuRounding roundingOf(const npu::Subgraph& subgraph, const npu::Operation& op, 
   case npu::RoundingMode::AwayZero: rounding = NpuRounding::Natural; break;
   }
   return rounding;
-}
-
-// Vela: numeric_util.quantise_float32 (single precision, rounded away from zero).
-std::int64_t quantiseFloat32(double value, double scale, std::int64_t zeroPoint) {
-  const float quotient = static_cast<float>(value) / static_cast<float>(scale);
-  return zeroPoint + static_cast<std::int64_t>(std::round(static_cast<double>(quotient)));
 }
 
 // Vela: high_level_command_to_npu_op.create_npu_activation.

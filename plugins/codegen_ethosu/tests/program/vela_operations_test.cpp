@@ -3,6 +3,7 @@
 #include "reference_listing.hpp"
 #include "sha256.hpp"
 
+#include "codegen_ethosu/command_stream.hpp"
 #include "listing/operation_listing.hpp"
 #include "program/region_program.hpp"
 
@@ -14,7 +15,10 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <iostream>
@@ -29,7 +33,49 @@ struct Outcome {
   int matching = 0;
   std::string firstDifference;
   bool flashIdentical = false;
+  int streams = 0;
+  int identicalStreams = 0;
+  std::string firstStreamDifference;
 };
+
+std::vector<std::uint8_t> readBytes(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Where two command streams first differ, as "offset 0x..: ours .. vela ..".
+std::string firstDifference(const std::vector<std::uint8_t>& ours, const std::vector<std::uint8_t>& theirs) {
+  std::size_t word = 0;
+  while (word * 4 + 4 <= std::min(ours.size(), theirs.size()) &&
+         std::equal(ours.begin() + static_cast<std::ptrdiff_t>(word * 4),
+                    ours.begin() + static_cast<std::ptrdiff_t>(word * 4 + 4),
+                    theirs.begin() + static_cast<std::ptrdiff_t>(word * 4))) {
+    ++word;
+  }
+  const auto wordAt = [](const std::vector<std::uint8_t>& bytes, std::size_t index) -> std::string {
+    if (index * 4 + 4 > bytes.size()) {
+      return "end";
+    }
+    char text[16];
+    std::snprintf(text, sizeof text, "%08x", bytes[index * 4] | (bytes[index * 4 + 1] << 8) |
+                                              (bytes[index * 4 + 2] << 16) | (std::uint32_t{bytes[index * 4 + 3]} << 24));
+    return text;
+  };
+  if (word == 7 && ours.size() > 32 && theirs.size() > 32) {
+    // Only the lengths differ in the header: find the first differing command word.
+    word = 8;
+    while (word * 4 + 4 <= std::min(ours.size(), theirs.size()) &&
+           std::equal(ours.begin() + static_cast<std::ptrdiff_t>(word * 4),
+                      ours.begin() + static_cast<std::ptrdiff_t>(word * 4 + 4),
+                      theirs.begin() + static_cast<std::ptrdiff_t>(word * 4))) {
+      ++word;
+    }
+  }
+  char offset[32];
+  std::snprintf(offset, sizeof offset, "0x%06zx", word * 4 >= 32 ? word * 4 - 32 : word * 4);
+  return std::string("register offset ") + offset + ": ours " + wordAt(ours, word) + " vela " + wordAt(theirs, word) +
+         " (sizes " + std::to_string(ours.size()) + " / " + std::to_string(theirs.size()) + ")";
+}
 
 /// The INDEX.tsv row of a reference run: column name -> value.
 std::map<std::string, std::string> indexRow(const fs::path& codegenReference, const std::string& config,
@@ -72,6 +118,18 @@ Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs:
   const npu::Compilation compilation = npu::compileModel(pipeline, model, progress);
   const auto accelerator = ethosu::makeAccelerator(pipeline.accelerator->config);
   const ReadOnlyArea readOnly(compilation.lowered, compilation.schedules, *accelerator);
+  // The command streams of the model's ethos-u operators, in operator order.
+  std::map<int, fs::path> streamFiles;
+  for (const auto& file : fs::directory_iterator(referenceDir)) {
+    const std::string name = file.path().filename().string();
+    if (name.rfind("cmd_stream_sg0_op", 0) == 0) {
+      streamFiles[std::stoi(name.substr(17))] = file.path();
+    }
+  }
+  std::vector<fs::path> streamsInOrder;
+  for (const auto& [op, file] : streamFiles) {
+    streamsInOrder.push_back(file);
+  }
   const auto index = indexRow(referenceDir.parent_path().parent_path().parent_path(), config,
                               referenceDir.filename().string());
   outcome.flashIdentical = index.count("flash_sha256") != 0 && index.at("flash_sha256") == test::sha256(readOnly.bytes());
@@ -96,6 +154,20 @@ Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs:
     const RegionSources sources{compilation.lowered, compilation.schedules[s], s, compilation.allocations[s],
                                 compilation.addresses, readOnly, *accelerator};
     const RegionProgram program = buildRegionProgram(sources, accelerator->architecture());
+    if (s < streamsInOrder.size()) {
+      const fs::path& streamFile = streamsInOrder[s];
+      ++outcome.streams;
+      const RegisterStreamOptions options{3, defaultRegionLimits(accelerator->architecture())};
+      const auto payload = driverPayload(
+          generateRegisterStream(program.npuOperations, accelerator->architecture(), options),
+          accelerator->architecture());
+      const auto reference = readBytes(streamFile);
+      if (payload == reference) {
+        ++outcome.identicalStreams;
+      } else if (outcome.firstStreamDifference.empty()) {
+        outcome.firstStreamDifference = "region " + std::to_string(s) + " " + firstDifference(payload, reference);
+      }
+    }
     const auto ours = test::comparableLines(formatOperations(program.npuOperations));
     const auto& theirs = listing[s].input;
     outcome.operations += static_cast<int>(theirs.size());
@@ -134,6 +206,8 @@ BOOST_AUTO_TEST_CASE(npu_operations_equal_vela_3_10s_on_the_shared_models) {
   int identical = 0;
   int total = 0;
   int flashIdentical = 0;
+  int streams = 0;
+  int identicalStreams = 0;
   for (const std::string config : {"C1", "C3", "C5"}) {
     for (const auto& entry : fs::directory_iterator(*reference / "codegen" / "vela310" / config)) {
       const fs::path model = *models / (entry.path().filename().string() + ".tflite");
@@ -149,6 +223,12 @@ BOOST_AUTO_TEST_CASE(npu_operations_equal_vela_3_10s_on_the_shared_models) {
         outcome = compareModel(host, config, model, entry.path());
       } catch (const std::exception& error) {
         outcome.firstDifference = std::string("error: ") + error.what();
+      }
+      streams += outcome.streams;
+      identicalStreams += outcome.identicalStreams;
+      if (!outcome.firstStreamDifference.empty()) {
+        std::cout << config << " " << entry.path().filename().string() << ": stream " << outcome.firstStreamDifference
+                  << "\n";
       }
       if (outcome.flashIdentical) {
         ++flashIdentical;
@@ -166,6 +246,8 @@ BOOST_AUTO_TEST_CASE(npu_operations_equal_vela_3_10s_on_the_shared_models) {
   BOOST_TEST(identical == total);
   BOOST_TEST_MESSAGE(flashIdentical << " of " << total << " model runs have Vela's flash, byte for byte");
   BOOST_TEST(flashIdentical == total);
+  BOOST_TEST_MESSAGE(identicalStreams << " of " << streams << " command streams are byte-identical to Vela's");
+  BOOST_TEST(identicalStreams == streams);
 }
 
 BOOST_AUTO_TEST_CASE(dp_scheduler_schedules_become_npu_operations) {
