@@ -201,7 +201,10 @@ private:
       buffer.tensors = request.tensors;
       const TensorId tensor = request.tensors.empty() ? kNoTensor : request.tensors.front();
       const std::size_t merged = extend(buffer, tensor);
-      if (tensor != kNoTensor && subgraph_.tensor(tensor).isConstant()) {
+      // Only the constant memory's buffers form the separate read-only area: a constant copied into
+      // another memory (weights buffered in SRAM) shares that memory's addresses with everything else.
+      if (tensor != kNoTensor && subgraph_.tensor(tensor).isConstant() &&
+          request.area == accelerator_.memory().constantArea) {
         constants_.insert(merged);
       }
     }

@@ -75,6 +75,7 @@ void CascadeLayout::moveFeatureMapsToFastStorage(std::int64_t limit) {
   const Subgraph& subgraph = graph_.subgraph();
   const NpuRegion& region = graph_.region();
   const std::set<TensorId> regionOutputs(region.outputs.begin(), region.outputs.end());
+  const std::set<TensorId> regionInputs(region.inputs.begin(), region.inputs.end());
   std::set<OperationId> regionOps(region.operations.begin(), region.operations.end());
   // Feature maps written by a cascaded pass and read only by NPU operations of this region.
   std::map<TensorId, std::pair<std::size_t, std::size_t>> lifetime;
@@ -89,9 +90,17 @@ void CascadeLayout::moveFeatureMapsToFastStorage(std::int64_t limit) {
     }
   }
   std::set<TensorId> candidates;
-  for (const CascadedPass& cascaded : cascadedPasses_) {
-    for (const TensorId output : cascaded.outputs) {
-      if (regionOutputs.contains(output) || fastStorage_.contains(output)) {
+  for (std::size_t index = 0; index < cascadedPasses_.size(); ++index) {
+    for (const TensorId output : cascadedPasses_[index].outputs) {
+      // A tensor read before the region writes it holds what the previous inference left in its home
+      // (an LSTM's state, whose updates share its storage and are written back at the end): read from
+      // fast storage it would be garbage. Vela 2.1 moves such tensors; the command-stream checker
+      // catches the read of unwritten memory.
+      const Tensor& tensor = subgraph.tensor(output);
+      const bool sharesStorage = tensor.equivalenceId >= 0 || tensor.isVariable;
+      const bool readBeforeWritten = lifetime.at(output).first < index;
+      if (regionOutputs.contains(output) || regionInputs.contains(output) || fastStorage_.contains(output) ||
+          sharesStorage || readBeforeWritten) {
         continue;
       }
       bool onlyRegionConsumers = true;
@@ -136,9 +145,14 @@ TensorHome CascadeLayout::homeOf(TensorId tensor) const {
   if (const auto it = fastStorage_.find(tensor); it != fastStorage_.end()) {
     home.area = it->second;
   }
+  const NpuRegion& region = graph_.region();
+  const bool boundary = std::find(region.inputs.begin(), region.inputs.end(), tensor) != region.inputs.end() ||
+                        std::find(region.outputs.begin(), region.outputs.end(), tensor) != region.outputs.end();
   if (brickFormat_.contains(tensor)) {
     home.format = TensorFormat::NHCWB16;
-  } else if (!options_.nhcwb16BetweenCascadedPasses) {
+  } else if (!options_.nhcwb16BetweenCascadedPasses || boundary) {
+    // What crosses the region's boundary is a tensor of the output model: the runtime allocates it in
+    // its linear (NHWC) size, so the NPU must not write it in 16-channel bricks.
     home.format = TensorFormat::NHWC;
   }
   return home;

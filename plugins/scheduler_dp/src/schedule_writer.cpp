@@ -65,6 +65,7 @@ EncodedPlan encodePlan(const PassGraph& graph, const DpPass& pass, const BlockCo
   plan.encodedBytes = encoded.totalBytes;
   plan.depthSlices = slices;
   plan.storageArea = memory.constantArea;
+  plan.buffersHoldScales = false; // Vela 2.1 buffers the weights alone (largestSlice below has no scales)
   if (!encoded.slices.empty()) {
     plan.firstTransferBytes = encoded.slices.front().bytes;
   }

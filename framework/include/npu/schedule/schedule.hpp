@@ -34,6 +34,9 @@ struct WeightPlan {
   std::int64_t firstTransferBytes = 0;
   double fullTransferCycles = 0.0;
   bool scalesBuffered = false; ///< scales/biases copied into bufferArea once (see WeightTransfer)
+  /// What a weight buffer receives of a slice: the whole encoded slice, scales included (Vela 3.x), or
+  /// only its weights, the scales then being read from the permanent stream (Vela 2.x).
+  bool buffersHoldScales = true;
   [[nodiscard]] bool buffered() const { return !bufferBytes.empty(); }
   [[nodiscard]] bool doubleBuffered() const { return bufferBytes.size() > 1; }
 };
