@@ -22,6 +22,7 @@ constexpr std::size_t kIdentifierEnd = 8; // root offset (4 bytes) + file identi
 
 struct OperatorCode {
   std::int32_t builtin = 0;
+  std::int32_t version = 1;
   std::string customCode;
   BuiltinOperatorEntry entry;
   std::string sourceType;
@@ -87,6 +88,7 @@ std::vector<OperatorCode> readOperatorCodes(const ReaderContext& context) {
       context.fail("operator code " + std::to_string(i) + " has the invalid builtin code " +
                    std::to_string(read.builtin));
     }
+    read.version = code.version();
     read.customCode = code.custom_code() == nullptr ? std::string() : code.custom_code()->str();
     read.entry = builtinOperatorEntry(read.builtin);
     read.sourceType = sourceTypeName(read.builtin, read.customCode);
@@ -152,6 +154,7 @@ Operation readOperator(ReaderContext& context, const std::vector<OperatorCode>& 
                                              : subgraph.tensor(operation.outputs.front()).name;
   who += " '" + operation.name + "' (" + code.sourceType + ")";
 
+  operation.attributes.set("version", std::int64_t{code.version});
   const OperatorSource options{source, code.entry.options, who};
   if (code.builtin == kCustomOperatorCode) {
     readCustomOptions(context, options, code.customCode, operation);
@@ -164,8 +167,8 @@ Operation readOperator(ReaderContext& context, const std::vector<OperatorCode>& 
 Subgraph readSubgraph(ReaderContext& context, const std::vector<OperatorCode>& codes, std::size_t index) {
   const tflite::SubGraph& source = *context.model().subgraphs()->Get(static_cast<flatbuffers::uoffset_t>(index));
   Subgraph subgraph;
-  subgraph.name = source.name() != nullptr && source.name()->size() > 0 ? source.name()->str()
-                                                                        : "subgraph_" + std::to_string(index);
+  // An unnamed subgraph keeps its empty name, as Vela does (its NPU subgraphs are then "_split_<n>").
+  subgraph.name = source.name() != nullptr ? source.name()->str() : std::string();
   if (source.tensors() != nullptr) {
     subgraph.tensors.reserve(source.tensors()->size());
     for (flatbuffers::uoffset_t i = 0; i < source.tensors()->size(); ++i) {
@@ -220,6 +223,21 @@ void checkSideTables(const ReaderContext& context, const Graph& graph) {
   }
 }
 
+/// The named metadata entries, in file order (Vela's reader keeps these and drops unnamed ones).
+std::vector<ModelMetadata> readMetadata(ReaderContext& context) {
+  std::vector<ModelMetadata> metadata;
+  const auto* entries = context.model().metadata();
+  for (flatbuffers::uoffset_t i = 0; entries != nullptr && i < entries->size(); ++i) {
+    const tflite::Metadata& entry = *entries->Get(i);
+    if (entry.name() == nullptr) {
+      continue;
+    }
+    const ConstantBuffer data = context.buffer(entry.buffer(), "metadata " + std::to_string(i));
+    metadata.push_back({entry.name()->str(), data == nullptr ? std::vector<std::uint8_t>() : *data});
+  }
+  return metadata;
+}
+
 /// The structural checks every pass keeps (single producer, execution order, ...), as Model errors:
 /// a file breaking them is malformed, not our bug.
 void checkStructure(const ReaderContext& context, const Graph& graph) {
@@ -255,6 +273,7 @@ Graph readModel(std::span<const std::uint8_t> bytes, const std::filesystem::path
     graph.subgraphs.push_back(detail::readSubgraph(context, codes, i));
   }
   detail::checkSideTables(context, graph);
+  graph.metadata = detail::readMetadata(context);
   detail::checkStructure(context, graph);
   return graph;
 }

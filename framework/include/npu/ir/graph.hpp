@@ -3,10 +3,19 @@
 #include "npu/ir/operation.hpp"
 #include "npu/ir/tensor.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace npu {
+
+/// A named entry of the model file's metadata (e.g. TFLite's "min_runtime_version"), kept so that the
+/// output model can pass it on as Vela does.
+struct ModelMetadata {
+  std::string name;
+  std::vector<std::uint8_t> bytes; ///< empty when the entry's buffer holds no data
+  friend bool operator==(const ModelMetadata&, const ModelMetadata&) = default;
+};
 
 /// A dataflow graph of operations over tensors. Operations are stored in execution order (the order
 /// of the model file until a pass reorders them); tensors and operations refer to each other by index.
@@ -43,6 +52,7 @@ struct Graph {
   std::string sourcePath;  ///< file the frontend read
   std::string description; ///< from the model file, if any
   std::vector<Subgraph> subgraphs;
+  std::vector<ModelMetadata> metadata; ///< the model file's metadata, in file order
 };
 
 } // namespace npu

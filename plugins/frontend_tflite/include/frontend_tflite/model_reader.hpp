@@ -4,9 +4,10 @@
 //
 // What the frontend produces (the contract lowering relies on):
 //
-// * Graph: name = file stem, sourcePath = the file, description = Model.description. One Subgraph per
-//   TFLite subgraph, in file order; subgraph 0 is the entry point (Vela's root subgraph). A subgraph
-//   without a name is called "subgraph_<index>".
+// * Graph: name = file stem, sourcePath = the file, description = Model.description, metadata = the named
+//   Model.metadata entries with their buffers' bytes, in file order. One Subgraph per TFLite subgraph, in
+//   file order; subgraph 0 is the entry point (Vela's root subgraph). A subgraph without a name keeps the
+//   empty name (messages refer to subgraphs by index).
 // * Tensors: one per TFLite tensor, same indices. Shapes, types and layouts are the file's: CONV_2D and
 //   TRANSPOSE_CONV weights are OHWI, DEPTHWISE_CONV_2D weights 1HW(C*M), FULLY_CONNECTED weights [OC, IC];
 //   lowering reorders what the accelerator needs. Tensors holding data are constants (purpose Unknown,
@@ -16,8 +17,9 @@
 //   axis, and min/max when the file gives exactly one of each.
 // * Operations: one per TFLite operator, in file order, named after their first output tensor (as Vela
 //   names them), with sourceType = the TFLite operator name ("CONV_2D", "CUSTOM:<custom_code>") and
-//   sourceIndex = the operator's index in its subgraph. Inputs keep TFLite's order (see OperandLayout);
-//   an omitted optional input (-1 in the file) is kNoTensor. The type follows Vela's tflite_mapping.py;
+//   sourceIndex = the operator's index in its subgraph; the attribute "version" holds its operator code's
+//   version (int64). Inputs keep TFLite's order (see OperandLayout); an omitted optional input (-1 in the
+//   file) is kNoTensor. The type follows Vela's tflite_mapping.py;
 //   builtins Vela does not map are OpType::Unknown, custom operators OpType::Custom.
 // * Options: what the IR models structurally goes there and is not repeated as an attribute:
 //     padding                        -> Operation::padding (Same/Valid)

@@ -1,0 +1,67 @@
+#include "python_layout_builder.hpp"
+
+namespace npu::tflite_frontend::detail {
+
+flatbuffers::Offset<void> PythonLayoutBuilder::emptyTable() {
+  return flatbuffers::Offset<void>(endPythonTable(StartTable()));
+}
+
+flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>> PythonLayoutBuilder::alignedBytes(
+    std::span<const std::uint8_t> bytes, std::size_t alignment) {
+  NotNested();
+  nested = true;
+  prepare(alignment, bytes.size());
+  PushBytes(bytes.data(), bytes.size());
+  return flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>>(EndVector(bytes.size()));
+}
+
+void PythonLayoutBuilder::prepare(std::size_t size, std::size_t additionalBytes) {
+  TrackMinAlign(size);
+  buf_.fill(flatbuffers::PaddingBytes(GetSize() + additionalBytes, size));
+}
+
+void PythonLayoutBuilder::startPythonVector(std::size_t elementSize, std::size_t count, std::size_t alignment) {
+  NotNested();
+  nested = true;
+  prepare(sizeof(flatbuffers::uoffset_t), elementSize * count);
+  prepare(alignment, elementSize * count);
+}
+
+// The layout of flatbuffers' python/flatbuffers/builder.py (WriteVtable, 2.0.8): the object's vtable
+// offset first, then either a reference to an earlier vtable with the same field offsets or a new vtable
+// right below the object.
+flatbuffers::uoffset_t PythonLayoutBuilder::endPythonTable(flatbuffers::uoffset_t start) {
+  require(nested, "a table is ended that was not started");
+  const flatbuffers::uoffset_t object = PushElement<flatbuffers::soffset_t>(0);
+
+  std::vector<flatbuffers::voffset_t> fields;
+  if (max_voffset_ != 0) {
+    fields.resize(max_voffset_ / sizeof(flatbuffers::voffset_t) - 1);
+  }
+  const std::uint8_t* end = buf_.scratch_end();
+  for (const std::uint8_t* it = end - num_field_loc * sizeof(FieldLoc); it < end; it += sizeof(FieldLoc)) {
+    const auto* field = reinterpret_cast<const FieldLoc*>(it);
+    fields[field->id / sizeof(flatbuffers::voffset_t) - 2] = static_cast<flatbuffers::voffset_t>(object - field->off);
+  }
+  ClearOffsets();
+
+  flatbuffers::uoffset_t vtable = 0;
+  if (const auto known = vtables_.find(fields); known != vtables_.end()) {
+    vtable = known->second;
+  } else {
+    require(object - start < 0x10000, "a table is larger than a vtable can describe");
+    for (auto field = fields.rbegin(); field != fields.rend(); ++field) {
+      PushElement(*field);
+    }
+    PushElement(static_cast<flatbuffers::voffset_t>(object - start));
+    PushElement(static_cast<flatbuffers::voffset_t>((fields.size() + 2) * sizeof(flatbuffers::voffset_t)));
+    vtable = GetSize();
+    vtables_.emplace(std::move(fields), vtable);
+  }
+  flatbuffers::WriteScalar(buf_.data_at(object),
+                           static_cast<flatbuffers::soffset_t>(vtable) - static_cast<flatbuffers::soffset_t>(object));
+  nested = false;
+  return object;
+}
+
+} // namespace npu::tflite_frontend::detail
