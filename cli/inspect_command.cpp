@@ -1,3 +1,4 @@
+#include "code_inspection.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
 
@@ -23,6 +24,7 @@ struct InspectOptions {
   std::vector<std::string> overrides;
   bool lowered = false;
   bool json = false;
+  CodeInspectionRequest code;
 };
 
 std::string shapeText(const Shape& shape) {
@@ -200,15 +202,22 @@ int inspectCommand(const std::vector<std::string>& arguments) {
       "pipeline", po::value(&settings.pipeline), "pipeline whose frontend, accelerator and lowering to use")(
       "lowered", po::bool_switch(&settings.lowered), "show the graph after the pipeline's lowering")(
       "set", po::value(&settings.overrides)->composing(), "override a pipeline setting: key=value")(
-      "json", po::bool_switch(&settings.json), "print as JSON (an `operators` list per subgraph)");
+      "json", po::bool_switch(&settings.json), "print as JSON (an `operators` list per subgraph)")(
+      "commands", po::bool_switch(&settings.code.listCommands),
+      "list the command streams of the model's accelerator operators (e.g. the ethos-u operators of a "
+      "_vela.tflite, as Vela's --verbose-register-command-stream prints them)")(
+      "check", po::bool_switch(&settings.code.check),
+      "check the accelerator operators' command streams (memory accesses inside their tensors, reads after "
+      "the writes they need, waits between the engines, SHRAM use); exit code 1 on a problem");
   po::positional_options_description positional;
   positional.add("model", 1);
   parseArguments(arguments, options, positional);
   if (common.help) {
-    printHelp("npu-pipeline inspect MODEL [--pipeline P [--lowered]] [--json]",
+    printHelp("npu-pipeline inspect MODEL [--pipeline P [--lowered]] [--json] [--commands] [--check]",
               "Lists every operator of a model: index, type, input and output shapes and types, MACs and "
               "weight bytes, with totals. With --pipeline, also where each operator runs (NPU or CPU) and why; "
-              "with --lowered, the graph after the pipeline's lowering.",
+              "with --lowered, the graph after the pipeline's lowering. With --commands and --check, the code of its "
+              "accelerator operators, listed and checked by the code generator plugins.",
               options);
     return 0;
   }
@@ -219,6 +228,9 @@ int inspectCommand(const std::vector<std::string>& arguments) {
     usageError("inspect", "--lowered needs --pipeline (the lowering and accelerator come from it)");
   }
   PluginHost host = loadPlugins(common);
+  if (settings.code.listCommands || settings.code.check) {
+    return inspectCode(host, frontendForModel(host, settings.model).read(settings.model, {}), settings.code, std::cout);
+  }
   Graph graph;
   bool placed = false;
   if (settings.pipeline.empty()) {

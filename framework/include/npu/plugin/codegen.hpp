@@ -70,12 +70,26 @@ struct GeneratedModel {
   CodegenStatistics statistics;
 };
 
+/// What a code generator finds of its accelerator's code in a model: an optimised model it wrote, or one
+/// another tool wrote for the same accelerator (e.g. Vela's `ethos-u` operators).
+struct CodeInspection {
+  int operators = 0;                 ///< accelerator operators found
+  std::string listing;               ///< their commands, listed for people to read
+  std::vector<std::string> problems; ///< what checking the code found wrong; empty when it is sound
+};
+
 /// Turns a scheduled and allocated graph into what a device runs: command streams, the layout of the
 /// read-only and scratch areas, and the output model holding them. Throws a Compile error naming the
 /// operation when something cannot be encoded (e.g. an address or stride a register cannot hold).
 class NPU_API CodegenPlugin : public Plugin {
 public:
   [[nodiscard]] virtual GeneratedModel generate(const CodegenRequest& request) const = 0;
+  /// Decodes and checks the accelerator code in a model read by a frontend (`npu-pipeline inspect
+  /// --commands/--check`). Code generators that cannot read code back find none.
+  [[nodiscard]] virtual CodeInspection inspect(const Graph& model) const {
+    static_cast<void>(model);
+    return {};
+  }
 };
 
 } // namespace npu

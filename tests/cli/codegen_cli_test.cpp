@@ -1,0 +1,170 @@
+// The main job as users run it: `npu-pipeline run ... -o DIR` writes the deployable model next to the
+// reports, `inspect --commands/--check` reads it back, and the output does not depend on the thread
+// count. Runs the built binaries on a generated model (and on a CPU-only shared model when
+// NPU_PIPELINE_MODELS is set).
+#include "test_support.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int exitCode = -1;
+  std::string output;
+};
+
+std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
+
+std::string readText(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Runs a command line, stdout and stderr captured.
+Result run(const std::string& command) {
+  const fs::path log = fs::temp_directory_path() / ("npu_cli_test_" + std::to_string(::getpid()) + ".log");
+  const int status = std::system((command + " > " + quoted(log) + " 2>&1").c_str());
+  Result result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, readText(log)};
+  fs::remove(log);
+  return result;
+}
+
+fs::path binary(const std::string& name) { return npu::test::buildDir() / "bin" / name; }
+fs::path pipeline(const std::string& name) { return npu::test::sourceDir() / "configs" / "reference" / name; }
+
+/// A fresh, empty directory for one test.
+fs::path scratchDirectory(const std::string& name) {
+  const fs::path directory = fs::temp_directory_path() / ("npu_cli_test_" + std::to_string(::getpid())) / name;
+  fs::remove_all(directory);
+  fs::create_directories(directory);
+  return directory;
+}
+
+/// A small MobileNet v1 (a few depthwise-separable blocks), written once per test run.
+fs::path exampleModel() {
+  static const fs::path model = [] {
+    const fs::path file = scratchDirectory("model") / "small_mobilenet.tflite";
+    const Result made = run(quoted(binary("npu-model-gen")) + " mobilenet-v1 --alpha 0.25 --resolution 64 --blocks 4 -o " +
+                            quoted(file));
+    BOOST_REQUIRE_MESSAGE(made.exitCode == 0, made.output);
+    return file;
+  }();
+  return model;
+}
+
+Result compile(const std::string& pipelineName, const fs::path& model, const fs::path& output,
+               const std::string& extra = "") {
+  return run(quoted(binary("npu-pipeline")) + " run " + quoted(pipeline(pipelineName)) + " " + quoted(model) +
+             " -o " + quoted(output) + " " + extra);
+}
+
+std::map<std::string, std::string> filesIn(const fs::path& directory) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::directory_iterator(directory)) {
+    files[entry.path().filename().string()] = readText(entry.path());
+  }
+  return files;
+}
+
+/// Overwrites the payload of the first NPU_SET_OFM_BASE0 command of the first command stream.
+void moveFirstOfmOutOfRange(const fs::path& model) {
+  std::string bytes = readText(model);
+  const std::size_t header = bytes.find("COP1");
+  BOOST_REQUIRE(header != std::string::npos);
+  for (std::size_t at = header + 32; at + 8 <= bytes.size(); at += 4) {
+    if (static_cast<unsigned char>(bytes[at]) == 0x10 && static_cast<unsigned char>(bytes[at + 1]) == 0x40) {
+      bytes.replace(at + 4, 4, std::string("\x00\x00\xff\x7f", 4));
+      std::ofstream(model, std::ios::binary | std::ios::trunc) << bytes;
+      return;
+    }
+  }
+  BOOST_FAIL("no NPU_SET_OFM_BASE0 command found");
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(codegen_cli)
+
+BOOST_AUTO_TEST_CASE(run_writes_the_optimised_model_that_loads_back_and_passes_the_check) {
+  const fs::path output = scratchDirectory("run");
+  const Result compiled = compile("C1-cascade.yaml", exampleModel(), output);
+  BOOST_TEST_REQUIRE(compiled.exitCode == 0, compiled.output);
+  const fs::path optimised = output / "small_mobilenet_vela.tflite";
+  BOOST_TEST_REQUIRE(fs::exists(optimised));
+
+  const Result listed = run(quoted(binary("npu-pipeline")) + " inspect " + quoted(optimised));
+  BOOST_TEST(listed.exitCode == 0, listed.output);
+  BOOST_TEST(listed.output.find("CUSTOM:ethos-u") != std::string::npos, listed.output);
+
+  const Result commands = run(quoted(binary("npu-pipeline")) + " inspect --commands " + quoted(optimised));
+  BOOST_TEST(commands.exitCode == 0, commands.output);
+  BOOST_TEST(commands.output.find("cmd0.NPU_OP_STOP") != std::string::npos);
+
+  const Result checked = run(quoted(binary("npu-pipeline")) + " inspect --check " + quoted(optimised));
+  BOOST_TEST(checked.exitCode == 0, checked.output);
+  BOOST_TEST(checked.output.find("checked 1 accelerator operator: no problems") != std::string::npos, checked.output);
+}
+
+BOOST_AUTO_TEST_CASE(a_corrupted_command_stream_fails_the_check) {
+  const fs::path output = scratchDirectory("corrupted");
+  BOOST_TEST_REQUIRE(compile("C1-cascade.yaml", exampleModel(), output).exitCode == 0);
+  const fs::path optimised = output / "small_mobilenet_vela.tflite";
+  moveFirstOfmOutOfRange(optimised);
+  const Result checked = run(quoted(binary("npu-pipeline")) + " inspect --check " + quoted(optimised));
+  BOOST_TEST(checked.exitCode == 1, checked.output);
+  BOOST_TEST(checked.output.find("outside its") != std::string::npos, checked.output);
+}
+
+BOOST_AUTO_TEST_CASE(every_output_is_byte_identical_at_one_and_two_threads) {
+  for (const std::string name : {"C1-cascade.yaml", "C3-cascade.yaml", "C1-dp.yaml", "C3-dp.yaml"}) {
+    BOOST_TEST_CONTEXT(name) {
+      const fs::path one = scratchDirectory("threads1");
+      const fs::path two = scratchDirectory("threads2");
+      BOOST_TEST_REQUIRE(compile(name, exampleModel(), one, "--threads 1").exitCode == 0);
+      BOOST_TEST_REQUIRE(compile(name, exampleModel(), two, "--threads 2").exitCode == 0);
+      const auto first = filesIn(one);
+      const auto second = filesIn(two);
+      BOOST_TEST(first.count("small_mobilenet_vela.tflite") == 1U);
+      BOOST_TEST(first.size() == second.size());
+      for (const auto& [file, bytes] : first) {
+        BOOST_TEST((second.count(file) == 1 && second.at(file) == bytes), file << " differs");
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_bad_codegen_option_writes_nothing) {
+  const fs::path output = scratchDirectory("bad_option");
+  const Result compiled = compile("C1-cascade.yaml", exampleModel(), output, "--set codegen.max_block_dependency=7");
+  BOOST_TEST(compiled.exitCode == 2, compiled.output);
+  BOOST_TEST(compiled.output.find("max_block_dependency") != std::string::npos, compiled.output);
+  BOOST_TEST(fs::is_empty(output));
+}
+
+BOOST_AUTO_TEST_CASE(a_model_with_nothing_for_the_npu_is_written_without_an_ethos_u_operator) {
+  const auto models = npu::test::sharedModelsDir();
+  if (!models || !fs::exists(*models / "tflm_seanet_transpose_conv0_int16.tflite")) {
+    BOOST_TEST_MESSAGE("NPU_PIPELINE_MODELS not set: skipped");
+    return;
+  }
+  const fs::path output = scratchDirectory("cpu_only");
+  const Result compiled = compile("C1-cascade.yaml", *models / "tflm_seanet_transpose_conv0_int16.tflite", output);
+  BOOST_TEST_REQUIRE(compiled.exitCode == 0, compiled.output);
+  const fs::path optimised = output / "tflm_seanet_transpose_conv0_int16_vela.tflite";
+  const Result listed = run(quoted(binary("npu-pipeline")) + " inspect " + quoted(optimised));
+  BOOST_TEST(listed.exitCode == 0, listed.output);
+  BOOST_TEST(listed.output.find("TRANSPOSE_CONV") != std::string::npos, listed.output);
+  BOOST_TEST(listed.output.find("ethos-u") == std::string::npos, listed.output);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
