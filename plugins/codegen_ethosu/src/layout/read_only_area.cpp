@@ -4,6 +4,8 @@
 
 #include "npu/core/diagnostics.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 
 namespace ethosu::codegen {
@@ -44,8 +46,51 @@ std::int64_t storageKey(const npu::Subgraph& subgraph, npu::TensorId tensor) {
   return equivalence >= 0 ? (std::int64_t{1} << 40) + equivalence : tensor;
 }
 
+namespace {
+
+/// Every operation's weights encoded for its block config and depth slicing, keyed by (schedule,
+/// position). The encodings are independent and the codec dominates compile time on big networks, so
+/// they run in parallel; the layout that follows is sequential and so deterministic.
+std::map<std::pair<std::size_t, std::size_t>, std::shared_ptr<const npu::EncodedWeights>> encodeAll(
+    const npu::Graph& graph, std::span<const npu::Schedule> schedules, const npu::Accelerator& accelerator) {
+  std::vector<std::pair<std::size_t, std::size_t>> jobs;
+  for (std::size_t s = 0; s < schedules.size(); ++s) {
+    for (std::size_t position = 0; position < schedules[s].operations.size(); ++position) {
+      if (schedules[s].operations[position].weights) {
+        jobs.emplace_back(s, position);
+      }
+    }
+  }
+  std::vector<std::shared_ptr<const npu::EncodedWeights>> encoded(jobs.size());
+  tbb::parallel_for(std::size_t{0}, jobs.size(), [&](std::size_t job) {
+    const npu::Schedule& schedule = schedules[jobs[job].first];
+    const npu::ScheduledOperation& scheduled = schedule.operations[jobs[job].second];
+    const npu::Subgraph& subgraph = graph.subgraphs.at(static_cast<std::size_t>(schedule.region.subgraph));
+    encoded[job] = std::make_shared<const npu::EncodedWeights>(accelerator.weights().encode(
+        subgraph, subgraph.operation(scheduled.op), scheduled.blockConfig, scheduled.weights->depthSlices, true));
+  });
+  std::map<std::pair<std::size_t, std::size_t>, std::shared_ptr<const npu::EncodedWeights>> result;
+  for (std::size_t job = 0; job < jobs.size(); ++job) {
+    result.emplace(jobs[job], std::move(encoded[job]));
+  }
+  return result;
+}
+
+/// FNV-1a of a weight stream, to find identical streams without comparing every pair.
+std::uint64_t streamHash(const std::vector<std::uint8_t>& stream) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (const std::uint8_t byte : stream) {
+    hash = (hash ^ byte) * 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+} // namespace
+
 ReadOnlyArea::ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedule> schedules,
                            const npu::Accelerator& accelerator) {
+  auto encodings = encodeAll(graph, schedules, accelerator);
+  std::multimap<std::uint64_t, OperationWeights> storedStreams;
   for (std::size_t s = 0; s < schedules.size(); ++s) {
     const npu::Schedule& schedule = schedules[s];
     const int subgraphIndex = schedule.region.subgraph;
@@ -66,26 +111,25 @@ ReadOnlyArea::ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedul
     // Then the weight streams, in execution order; an identical stream is stored once (Vela shares an
     // encoding between operations with equal weights and compression config).
     for (std::size_t position = 0; position < schedule.operations.size(); ++position) {
-      const npu::ScheduledOperation& scheduled = schedule.operations[position];
-      if (!scheduled.weights) {
+      const auto encoding = encodings.find({s, position});
+      if (encoding == encodings.end()) {
         continue;
       }
-      const npu::Operation& op = subgraph.operation(scheduled.op);
-      auto encoded = std::make_shared<const npu::EncodedWeights>(accelerator.weights().encode(
-          subgraph, op, scheduled.blockConfig, scheduled.weights->depthSlices, true));
-      OperationWeights weights{encoded, -1};
-      for (const auto& [key, stored] : weights_) {
-        if (stored.encoded->stream == encoded->stream) {
-          weights.address = stored.address;
-          weights.encoded = stored.encoded;
+      const npu::Operation& op = subgraph.operation(schedule.operations[position].op);
+      OperationWeights weights{encoding->second, -1};
+      const std::uint64_t hash = streamHash(weights.encoded->stream);
+      for (auto [stored, last] = storedStreams.equal_range(hash); stored != last; ++stored) {
+        if (stored->second.encoded->stream == weights.encoded->stream) {
+          weights = stored->second;
           break;
         }
       }
       if (weights.address < 0) {
-        weights.address =
-            allocate(subgraph.tensor(op.weights()).name + "_npu_encoded_weights", static_cast<std::int64_t>(encoded->stream.size()));
-        std::copy(encoded->stream.begin(), encoded->stream.end(),
-                  bytes_.begin() + static_cast<std::ptrdiff_t>(weights.address));
+        const auto& stream = weights.encoded->stream;
+        weights.address = allocate(subgraph.tensor(op.weights()).name + "_npu_encoded_weights",
+                                   static_cast<std::int64_t>(stream.size()));
+        std::copy(stream.begin(), stream.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(weights.address));
+        storedStreams.emplace(hash, weights);
       }
       weights_.emplace(std::pair{s, position}, std::move(weights));
     }

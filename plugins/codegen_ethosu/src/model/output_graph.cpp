@@ -90,10 +90,10 @@ npu::Tensor bytesTensor(std::string name, std::int64_t size, const std::vector<s
   return tensor;
 }
 
-/// The region's inputs and outputs in the order Vela's extract_npu_subgraphs meets them: inputs as the
-/// region's operations read them, outputs as they write them.
-std::pair<std::vector<npu::TensorId>, std::vector<npu::TensorId>> boundaryOf(const npu::Subgraph& subgraph,
-                                                                             const npu::NpuRegion& region) {
+} // namespace
+
+std::pair<std::vector<npu::TensorId>, std::vector<npu::TensorId>> regionBoundary(const npu::Subgraph& subgraph,
+                                                                                 const npu::NpuRegion& region) {
   const npu::DataflowIndex dataflow(subgraph);
   const std::set<npu::OperationId> members(region.operations.begin(), region.operations.end());
   const std::set<npu::TensorId> subgraphOutputs(subgraph.outputs.begin(), subgraph.outputs.end());
@@ -124,8 +124,6 @@ std::pair<std::vector<npu::TensorId>, std::vector<npu::TensorId>> boundaryOf(con
   return {inputs, outputs};
 }
 
-} // namespace
-
 std::string npuSubgraphName(const std::string& subgraphName, int index) {
   return subgraphName + "_split_" + std::to_string(index);
 }
@@ -138,6 +136,7 @@ OutputGraph buildOutputGraph(const npu::Graph& lowered, std::span<const npu::Sch
   result.graph.name = lowered.name;
   result.graph.sourcePath = lowered.sourcePath;
   result.graph.description = lowered.description;
+  result.graph.metadata = lowered.metadata; // Vela keeps the input model's metadata
   std::string sharedName; // the first NPU subgraph names the shared flash and scratch areas
   for (std::size_t s = 0; s < lowered.subgraphs.size(); ++s) {
     const npu::Subgraph& source = lowered.subgraphs[s];
@@ -182,7 +181,7 @@ OutputGraph buildOutputGraph(const npu::Graph& lowered, std::span<const npu::Sch
       call.inputs = {builder.add(bytesTensor(name + "_command_stream", static_cast<std::int64_t>(stream.size()), &stream),
                                  -1),
                      shared[0], shared[1], shared[2]};
-      const auto [inputs, outputs] = boundaryOf(source, schedule.region);
+      const auto [inputs, outputs] = regionBoundary(source, schedule.region);
       for (const npu::TensorId input : inputs) {
         call.inputs.push_back(builder.copy(input));
       }

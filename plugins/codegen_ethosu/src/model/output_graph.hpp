@@ -12,6 +12,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ethosu::codegen {
@@ -35,6 +36,11 @@ struct OutputGraph {
 [[nodiscard]] OutputGraph buildOutputGraph(const npu::Graph& lowered, std::span<const npu::Schedule> schedules,
                                            const GeneratedCode& code,
                                            const std::vector<std::map<npu::TensorId, std::int64_t>>& arenaOffsets);
+
+/// The region's inputs and outputs in the order Vela's extract_npu_subgraphs meets them: inputs as the
+/// region's operations read them (constants excluded), outputs as they write them.
+[[nodiscard]] std::pair<std::vector<npu::TensorId>, std::vector<npu::TensorId>> regionBoundary(
+    const npu::Subgraph& subgraph, const npu::NpuRegion& region);
 
 /// The name Vela gives the NPU subgraph of the `index`-th (from 1) region of a subgraph named `name`.
 [[nodiscard]] std::string npuSubgraphName(const std::string& subgraphName, int index);

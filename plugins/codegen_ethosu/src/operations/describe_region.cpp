@@ -204,6 +204,7 @@ OperationInfo describe(const RegionSources& sources, const RegionStorage& storag
   }
   info.weights = sources.readOnly.weights(sources.scheduleIndex, position);
   info.weightRegion = region::kReadOnly;
+  info.weightBuffersHoldScales = !scheduled.weights || scheduled.weights->buffersHoldScales;
   for (int buffer = 0; buffer < 2; ++buffer) {
     if (const auto placed = storage.weightBuffer(static_cast<int>(position), buffer)) {
       info.weightBufferAddresses[static_cast<std::size_t>(buffer)] = placed->address;

@@ -112,8 +112,13 @@ void setWeights(BlockOperation& npuOp, const StripeCommand& stripe, const Operat
   const npu::EncodedWeightSlice& slice = sliceAt(encoded, stripe.weightBox->start[3], info.name);
   const bool buffered = stripe.weightBuffer >= 0;
   const int region = buffered ? info.weightBufferRegion : info.weightRegion;
-  std::int64_t coreStart = buffered ? info.weightBufferAddresses[static_cast<std::size_t>(stripe.weightBuffer)]
-                                    : info.weights->address + slice.offset;
+  const bool scalesInPlace = buffered && !info.weightBuffersHoldScales;
+  std::int64_t coreStart = buffered && !scalesInPlace
+                               ? info.weightBufferAddresses[static_cast<std::size_t>(stripe.weightBuffer)]
+                               : info.weights->address + slice.offset;
+  // Weights alone in the buffer: each core's weights one after the other (see weightOnlyCopies).
+  std::int64_t bufferStart =
+      scalesInPlace ? info.weightBufferAddresses[static_cast<std::size_t>(stripe.weightBuffer)] : 0;
   for (int core = 0; core < cores && core < static_cast<int>(slice.coreBytes.size()); ++core) {
     const auto c = static_cast<std::size_t>(core);
     if (slice.coreBytes[c] == 0) {
@@ -121,8 +126,14 @@ void setWeights(BlockOperation& npuOp, const StripeCommand& stripe, const Operat
     }
     const std::int64_t scaleBytes = slice.coreScaleBytes[c];
     const std::int64_t weightBytes = slice.coreBytes[c] - scaleBytes;
-    npuOp.weights.push_back(AddressRange{region, coreStart + scaleBytes, npu::roundUp(weightBytes, 16)});
-    npuOp.biases.push_back(AddressRange{region, coreStart, npu::roundUp(scaleBytes, 16)});
+    if (scalesInPlace) {
+      npuOp.weights.push_back(AddressRange{region, bufferStart, npu::roundUp(weightBytes, 16)});
+      npuOp.biases.push_back(AddressRange{info.weightRegion, coreStart, npu::roundUp(scaleBytes, 16)});
+      bufferStart += npu::roundUp(weightBytes, 16);
+    } else {
+      npuOp.weights.push_back(AddressRange{region, coreStart + scaleBytes, npu::roundUp(weightBytes, 16)});
+      npuOp.biases.push_back(AddressRange{region, coreStart, npu::roundUp(scaleBytes, 16)});
+    }
     coreStart += npu::roundUp(slice.coreBytes[c], 16);
   }
 }
@@ -191,6 +202,9 @@ DmaOperation dmaOperation(const DmaCommand& dma, const OperationInfo& info, cons
   switch (dma.source) {
   case DmaCommand::Source::Weights: {
     const npu::EncodedWeightSlice& slice = sliceAt(*info.weights->encoded, dma.box.start[3], info.name);
+    if (!info.weightBuffersHoldScales) {
+      npu::throwInternalError("weights buffered without their scales are copied by weightOnlyCopies");
+    }
     std::int64_t bytes = 0;
     for (const std::int64_t core : slice.coreBytes) {
       bytes += npu::roundUp(core, 16);
@@ -226,17 +240,47 @@ DmaOperation dmaOperation(const DmaCommand& dma, const OperationInfo& info, cons
   return npuOp;
 }
 
+/// A slice's weights without their scales, core by core: the parts lie between the scales in the read-only
+/// area, so each core's part is its own copy, placed one after the other in the buffer.
+std::vector<DmaOperation> weightOnlyCopies(const DmaCommand& dma, const OperationInfo& info) {
+  const npu::EncodedWeightSlice& slice = sliceAt(*info.weights->encoded, dma.box.start[3], info.name);
+  std::vector<DmaOperation> copies;
+  std::int64_t source = info.weights->address + slice.offset;
+  std::int64_t destination = info.weightBufferAddresses[static_cast<std::size_t>(dma.weightBuffer)];
+  for (std::size_t core = 0; core < slice.coreBytes.size(); ++core) {
+    const std::int64_t weightBytes = npu::roundUp(slice.coreBytes[core] - slice.coreScaleBytes[core], 16);
+    if (slice.coreBytes[core] > 0) {
+      DmaOperation copy;
+      copy.name = info.name + "_weights";
+      const std::int64_t weightsStart = source + npu::roundUp(slice.coreScaleBytes[core], 16);
+      copy.source = AddressRange{info.weightRegion, weightsStart, weightBytes};
+      copy.destination = AddressRange{info.weightBufferRegion, destination, weightBytes};
+      copies.push_back(copy);
+      destination += weightBytes;
+    }
+    source += npu::roundUp(slice.coreBytes[core], 16);
+  }
+  return copies;
+}
+
 } // namespace
 
-NpuOperation toNpuOperation(const HighLevelCommand& command, std::span<const OperationInfo> operations,
-                            std::span<const LookupTablePlacement> tables, int cores) {
+void appendNpuOperations(const HighLevelCommand& command, std::span<const OperationInfo> operations,
+                         std::span<const LookupTablePlacement> tables, int cores, std::vector<NpuOperation>& to) {
   if (const auto* stripe = std::get_if<StripeCommand>(&command)) {
     const auto index = static_cast<std::size_t>(stripe->operation);
-    return blockOperation(*stripe, operations[index], tables[index], cores);
+    to.emplace_back(blockOperation(*stripe, operations[index], tables[index], cores));
+    return;
   }
   const auto& dma = std::get<DmaCommand>(command);
   const auto index = static_cast<std::size_t>(dma.operation);
-  return dmaOperation(dma, operations[index], tables[index]);
+  if (dma.source == DmaCommand::Source::Weights && !operations[index].weightBuffersHoldScales) {
+    for (DmaOperation& copy : weightOnlyCopies(dma, operations[index])) {
+      to.emplace_back(std::move(copy));
+    }
+    return;
+  }
+  to.emplace_back(dmaOperation(dma, operations[index], tables[index]));
 }
 
 } // namespace ethosu::codegen

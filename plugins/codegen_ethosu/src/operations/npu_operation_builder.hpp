@@ -19,9 +19,11 @@ struct LookupTablePlacement {
   std::int64_t address = 0;  ///< SHRAM address the DMA writes to
 };
 
-/// The NPU operation of one command. `operations` holds the info of every scheduled operation of the
-/// region (indexed by the command's operation), `tables` the lookup table placement of each.
-[[nodiscard]] NpuOperation toNpuOperation(const HighLevelCommand& command, std::span<const OperationInfo> operations,
-                                          std::span<const LookupTablePlacement> tables, int cores);
+/// Appends the NPU operations of one command to `to`: one per command, except a copy of weights
+/// without their scales, which takes one per core. `operations` holds the info of every scheduled
+/// operation of the region (indexed by the command's operation), `tables` the lookup table placement
+/// of each.
+void appendNpuOperations(const HighLevelCommand& command, std::span<const OperationInfo> operations,
+                         std::span<const LookupTablePlacement> tables, int cores, std::vector<NpuOperation>& to);
 
 } // namespace ethosu::codegen

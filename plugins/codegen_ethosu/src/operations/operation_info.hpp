@@ -67,6 +67,7 @@ struct OperationInfo {
   int weightRegion = 0;
   std::array<std::int64_t, 2> weightBufferAddresses{};
   int weightBufferRegion = 1;
+  bool weightBuffersHoldScales = true; ///< see npu::WeightPlan::buffersHoldScales
 
   npu::TensorId lookupTable = npu::kNoTensor;
   std::int64_t lookupTableSourceAddress = 0; ///< in the read-only area

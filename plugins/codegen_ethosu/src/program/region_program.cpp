@@ -117,7 +117,7 @@ RegionProgram buildRegionProgram(const RegionSources& sources, const Architectur
   }
   program.commands = std::move(plan.commands);
   for (const HighLevelCommand& command : program.commands) {
-    program.npuOperations.push_back(toNpuOperation(command, program.operations, tables, architecture.cores()));
+    appendNpuOperations(command, program.operations, tables, architecture.cores(), program.npuOperations);
   }
   return program;
 }

@@ -18,7 +18,7 @@ namespace ethosu::codegen {
 struct RegionProgram {
   std::vector<OperationInfo> operations;   ///< per scheduled operation
   std::vector<HighLevelCommand> commands;  ///< after lookup table planning
-  std::vector<NpuOperation> npuOperations; ///< one per command
+  std::vector<NpuOperation> npuOperations; ///< one per command (a weights-only copy: one per core)
 };
 
 [[nodiscard]] RegionProgram buildRegionProgram(const RegionSources& sources, const Architecture& architecture);

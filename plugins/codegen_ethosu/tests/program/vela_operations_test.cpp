@@ -4,6 +4,9 @@
 #include "sha256.hpp"
 
 #include "codegen_ethosu/command_stream.hpp"
+#include "decoder/command_decoder.hpp"
+#include "generator/code_generator.hpp"
+#include "frontend_tflite/model_reader.hpp"
 #include "listing/operation_listing.hpp"
 #include "program/region_program.hpp"
 
@@ -15,6 +18,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
+#include <optional>
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -36,7 +40,44 @@ struct Outcome {
   int streams = 0;
   int identicalStreams = 0;
   std::string firstStreamDifference;
+  bool scratchEqual = false;
+  std::string scratchDifference;
+  bool listingIdentical = true;
+  bool fileIdentical = false;
 };
+
+/// What the optimised model holds for the NPU, read back with our own frontend.
+struct WrittenModel {
+  std::vector<std::vector<std::uint8_t>> commandStreams; ///< of the ethos-u operators, in operator order
+  std::vector<std::uint8_t> flash;
+  std::int64_t scratch = 0;
+  std::int64_t fastScratch = 0;
+};
+
+WrittenModel readWrittenModel(const std::vector<std::uint8_t>& bytes) {
+  const npu::Graph graph = npu::tflite_frontend::readModel(bytes, "written.tflite");
+  WrittenModel written;
+  const npu::Subgraph& subgraph = graph.subgraphs.at(0);
+  for (const npu::Operation& op : subgraph.operations) {
+    if (op.attributes.get<std::string>("custom_code") != std::optional<std::string>("ethos-u")) {
+      continue;
+    }
+    const auto data = [&](std::size_t input) { return subgraph.tensor(op.inputs.at(input)).bytes(); };
+    written.commandStreams.emplace_back(data(0).begin(), data(0).end());
+    written.flash.assign(data(1).begin(), data(1).end());
+    written.scratch = subgraph.tensor(op.inputs.at(2)).elements();
+    written.fastScratch = subgraph.tensor(op.inputs.at(3)).elements();
+  }
+  return written;
+}
+
+/// The sha256 of Vela's whole output file, from its dump.
+std::string velaFileSha256(const fs::path& dump) {
+  std::ifstream in(dump);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const auto key = text.find("\"sha256\": \"");
+  return key == std::string::npos ? std::string() : text.substr(key + 11, 64);
+}
 
 std::vector<std::uint8_t> readBytes(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -130,9 +171,8 @@ Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs:
   for (const auto& [op, file] : streamFiles) {
     streamsInOrder.push_back(file);
   }
-  const auto index = indexRow(referenceDir.parent_path().parent_path().parent_path(), config,
+  auto index = indexRow(referenceDir.parent_path().parent_path().parent_path(), config,
                               referenceDir.filename().string());
-  outcome.flashIdentical = index.count("flash_sha256") != 0 && index.at("flash_sha256") == test::sha256(readOnly.bytes());
   if (const char* dump = std::getenv("NPU_CODEGEN_DUMP_FLASH")) {
     std::ofstream(dump, std::ios::binary)
         .write(reinterpret_cast<const char*>(readOnly.bytes().data()), static_cast<std::streamsize>(readOnly.bytes().size()));
@@ -150,23 +190,39 @@ Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs:
       std::cout << "  flash " << entry.address << " " << entry.bytes << " " << entry.name << "\n";
     }
   }
+  // The product: the output model the pipeline's codegen stage wrote, read back with our frontend.
+  BOOST_TEST_REQUIRE(compilation.output.has_value());
+  const WrittenModel written = readWrittenModel(compilation.output->bytes);
+  outcome.flashIdentical = index.count("flash_sha256") != 0 && index.at("flash_sha256") == test::sha256(written.flash);
+  outcome.scratchEqual = index.count("scratch_bytes") != 0 && index.at("scratch_bytes") == std::to_string(written.scratch) &&
+                         index.at("scratch_fast_bytes") == std::to_string(written.fastScratch);
+  if (!outcome.scratchEqual) {
+    outcome.scratchDifference = "scratch " + std::to_string(written.scratch) + "/" + std::to_string(written.fastScratch) +
+                                " vela " + index["scratch_bytes"] + "/" + index["scratch_fast_bytes"];
+  }
+  outcome.fileIdentical = test::sha256(compilation.output->bytes) == velaFileSha256(referenceDir / "dump.json");
   for (std::size_t s = 0; s < compilation.schedules.size() && s < listing.size(); ++s) {
     const RegionSources sources{compilation.lowered, compilation.schedules[s], s, compilation.allocations[s],
                                 compilation.addresses, readOnly, *accelerator};
     const RegionProgram program = buildRegionProgram(sources, accelerator->architecture());
     if (s < streamsInOrder.size()) {
-      const fs::path& streamFile = streamsInOrder[s];
       ++outcome.streams;
-      const RegisterStreamOptions options{3, defaultRegionLimits(accelerator->architecture())};
-      const auto payload = driverPayload(
-          generateRegisterStream(program.npuOperations, accelerator->architecture(), options),
-          accelerator->architecture());
-      const auto reference = readBytes(streamFile);
+      const auto& payload = s < written.commandStreams.size() ? written.commandStreams[s] : std::vector<std::uint8_t>{};
+      const auto reference = readBytes(streamsInOrder[s]);
       if (payload == reference) {
         ++outcome.identicalStreams;
       } else if (outcome.firstStreamDifference.empty()) {
         outcome.firstStreamDifference = "region " + std::to_string(s) + " " + firstDifference(payload, reference);
       }
+      // The decoder lists Vela's own stream exactly as Vela does.
+      std::vector<std::string> lines;
+      std::istringstream text(formatCommands(decodeCommands(readDriverPayload(reference).registerStream)));
+      for (std::string line; std::getline(text, line);) {
+        lines.push_back(line);
+      }
+      const auto& theirs = listing[s].output;
+      outcome.listingIdentical = outcome.listingIdentical && theirs.size() >= lines.size() &&
+                                 std::equal(lines.begin(), lines.end(), theirs.begin());
     }
     const auto ours = test::comparableLines(formatOperations(program.npuOperations));
     const auto& theirs = listing[s].input;
@@ -208,6 +264,9 @@ BOOST_AUTO_TEST_CASE(npu_operations_equal_vela_3_10s_on_the_shared_models) {
   int flashIdentical = 0;
   int streams = 0;
   int identicalStreams = 0;
+  int scratchEqual = 0;
+  int listingsIdentical = 0;
+  int filesIdentical = 0;
   for (const std::string config : {"C1", "C3", "C5"}) {
     for (const auto& entry : fs::directory_iterator(*reference / "codegen" / "vela310" / config)) {
       const fs::path model = *models / (entry.path().filename().string() + ".tflite");
@@ -225,6 +284,15 @@ BOOST_AUTO_TEST_CASE(npu_operations_equal_vela_3_10s_on_the_shared_models) {
         outcome.firstDifference = std::string("error: ") + error.what();
       }
       streams += outcome.streams;
+      scratchEqual += outcome.scratchEqual ? 1 : 0;
+      listingsIdentical += outcome.listingIdentical ? 1 : 0;
+      filesIdentical += outcome.fileIdentical ? 1 : 0;
+      if (!outcome.scratchEqual) {
+        std::cout << config << " " << entry.path().filename().string() << ": " << outcome.scratchDifference << "\n";
+      }
+      if (!outcome.listingIdentical) {
+        std::cout << config << " " << entry.path().filename().string() << ": decoded listing differs\n";
+      }
       identicalStreams += outcome.identicalStreams;
       if (!outcome.firstStreamDifference.empty()) {
         std::cout << config << " " << entry.path().filename().string() << ": stream " << outcome.firstStreamDifference
@@ -248,9 +316,14 @@ BOOST_AUTO_TEST_CASE(npu_operations_equal_vela_3_10s_on_the_shared_models) {
   BOOST_TEST(flashIdentical == total);
   BOOST_TEST_MESSAGE(identicalStreams << " of " << streams << " command streams are byte-identical to Vela's");
   BOOST_TEST(identicalStreams == streams);
+  BOOST_TEST_MESSAGE(scratchEqual << " of " << total << " model runs have Vela's scratch and fast scratch sizes");
+  BOOST_TEST(scratchEqual == total);
+  BOOST_TEST_MESSAGE(listingsIdentical << " of " << total << " model runs: Vela's streams decode to Vela's listings");
+  BOOST_TEST(listingsIdentical == total);
+  BOOST_TEST_MESSAGE(filesIdentical << " of " << total << " model runs: the whole _vela.tflite is byte-identical");
 }
 
-BOOST_AUTO_TEST_CASE(dp_scheduler_schedules_become_npu_operations) {
+BOOST_AUTO_TEST_CASE(dp_scheduler_schedules_generate_streams_that_pass_the_checker) {
   const auto models = npu::test::sharedModelsDir();
   if (!models) {
     BOOST_TEST_MESSAGE("NPU_PIPELINE_MODELS not set: skipped");
@@ -258,6 +331,7 @@ BOOST_AUTO_TEST_CASE(dp_scheduler_schedules_become_npu_operations) {
   }
   npu::PluginHost host;
   host.loadDirectory(npu::test::buildDir() / "lib" / "npu-pipeline" / "plugins");
+  int checkedModels = 0;
   for (const std::string config : {"C1", "C3", "C4"}) {
     const npu::PipelineSpec spec =
         npu::parsePipelineFile(npu::test::sourceDir() / "configs" / "reference" / (config + "-dp.yaml"));
@@ -269,23 +343,31 @@ BOOST_AUTO_TEST_CASE(dp_scheduler_schedules_become_npu_operations) {
         continue;
       }
       BOOST_TEST_CONTEXT(config << " " << entry.path().stem().string()) {
+        npu::SilentProgress progress;
+        std::optional<npu::Compilation> compilation;
         try {
-          npu::SilentProgress progress;
-          const npu::Compilation compilation = npu::compileModel(pipeline, entry.path(), progress);
-          const ReadOnlyArea readOnly(compilation.lowered, compilation.schedules, *accelerator);
-          for (std::size_t s = 0; s < compilation.schedules.size(); ++s) {
-            const RegionSources sources{compilation.lowered, compilation.schedules[s], s, compilation.allocations[s],
-                                        compilation.addresses, readOnly, *accelerator};
-            const RegionProgram program = buildRegionProgram(sources, accelerator->architecture());
-            BOOST_TEST(!program.npuOperations.empty());
-          }
+          compilation = npu::compileModel(pipeline, entry.path(), progress);
         } catch (const npu::Error& error) {
           // A schedule that does not fit is the scheduler's verdict, not code generation's.
           BOOST_TEST((error.kind() == npu::ErrorKind::Compile), error.what());
+          continue;
+        }
+        // Every stream is decoded and checked as it is generated (CodegenOptions::check); any error
+        // from code generation fails the test.
+        const npu::OptionValues noOptions;
+        const npu::CodegenRequest request{compilation->input,       compilation->lowered,   compilation->schedules,
+                                          compilation->allocations, compilation->addresses, *accelerator,
+                                          noOptions,                progress};
+        try {
+          const GeneratedCode code = generateCode(request, CodegenOptions{});
+          BOOST_TEST(code.commandStreams.size() == compilation->schedules.size());
+          ++checkedModels;
+        } catch (const std::exception& error) {
+          BOOST_ERROR(error.what());
         }
       }
     }
   }
+  BOOST_TEST_MESSAGE(checkedModels << " DP-scheduled model runs generated checked command streams");
 }
-
 BOOST_AUTO_TEST_SUITE_END()

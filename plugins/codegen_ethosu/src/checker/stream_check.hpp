@@ -1,0 +1,28 @@
+#pragma once
+
+// The command-stream checker as users and code generation call it: decode an `ethos-u` operator's
+// command stream tensor, trace it, and judge the trace against the operator's memory (the sizes of the
+// flash, scratch and fast scratch tensors, where its inputs and outputs live).
+
+#include "checker/access_trace.hpp"
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ethosu::codegen {
+
+/// What the stream runs against.
+struct StreamMemory {
+  std::map<int, std::int64_t> regionBytes; ///< flash, scratch and (when separate) fast scratch
+  std::vector<MemoryAccess> inputs;        ///< valid before the stream runs (all of flash is added)
+  std::vector<MemoryAccess> outputs;       ///< must be written by the end
+};
+
+/// Every problem found, each a sentence naming the command's offset; empty when the stream is sound.
+[[nodiscard]] std::vector<std::string> checkCommandStream(std::span<const std::uint8_t> payload,
+                                                          const StreamMemory& memory);
+
+} // namespace ethosu::codegen

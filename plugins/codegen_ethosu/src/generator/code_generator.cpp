@@ -1,0 +1,173 @@
+#include "generator/code_generator.hpp"
+
+#include "checker/stream_check.hpp"
+#include "codegen_ethosu/command_stream.hpp"
+#include "layout/read_only_area.hpp"
+#include "operations/describe_region.hpp"
+#include "program/region_program.hpp"
+
+#include "ethosu/architecture/architecture.hpp"
+
+#include "npu/core/diagnostics.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <exception>
+
+namespace ethosu::codegen {
+
+namespace {
+
+constexpr int kDefaultMaxBlockDependency = 3;
+constexpr std::int64_t kAllocationUnit = 16; // every buffer address and size is a multiple (Vela)
+
+const VariantSpec& variantOf(const npu::Accelerator& accelerator) {
+  const VariantSpec* variant = findVariant(accelerator.info().variant);
+  if (variant == nullptr) {
+    npu::throwConfigError("codegen_ethosu generates code for Ethos-U55 and Ethos-U65 only, not for the accelerator '" +
+                              accelerator.info().variant + "'",
+                          {}, "use the code generator of that accelerator's vendor, or leave out the codegen stage");
+  }
+  return *variant;
+}
+
+/// The bytes of every non-constant buffer of one memory, up to its highest address: what the runtime
+/// must provide (Vela: the allocator's total size for the memory).
+std::int64_t workingMemoryBytes(const npu::NetworkAddresses& addresses, npu::MemoryArea area) {
+  std::int64_t bytes = 0;
+  for (const npu::AllocationEntry& entry : addresses.entries) {
+    if (entry.area == area && !entry.constant) {
+      bytes = std::max(bytes, entry.address + entry.size);
+    }
+  }
+  return bytes;
+}
+
+/// Runs `work(i)` for every i in parallel; the error of the lowest index wins, so that a failing
+/// compile reports the same error whatever the thread count.
+template <typename Work>
+void forEachInParallel(std::size_t count, Work work) {
+  std::vector<std::exception_ptr> errors(count);
+  tbb::parallel_for(std::size_t{0}, count, [&](std::size_t index) {
+    try {
+      work(index);
+    } catch (...) {
+      errors[index] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& error : errors) {
+    if (error) {
+      std::rethrow_exception(error);
+    }
+  }
+}
+
+/// Where the stream of schedule `index` finds its inputs and must leave its outputs.
+StreamMemory streamMemoryOf(const npu::CodegenRequest& request, std::size_t index, const GeneratedCode& code) {
+  const npu::Schedule& schedule = request.schedules[index];
+  const npu::MemorySystem& memory = request.accelerator.memory();
+  const npu::Subgraph& subgraph = request.lowered.subgraphs.at(static_cast<std::size_t>(schedule.region.subgraph));
+  StreamMemory result;
+  result.regionBytes = {{region::kReadOnly, static_cast<std::int64_t>(code.readOnly.size())},
+                        {region::kScratch, code.scratchBytes}};
+  if (memory.fastStorageIsSeparate()) {
+    result.regionBytes[region::kScratchFast] = code.fastScratchBytes;
+  }
+  const auto& placed = request.addresses.subgraphs.at(static_cast<std::size_t>(schedule.region.subgraph));
+  const auto accessOf = [&](npu::TensorId tensor, bool write) -> std::optional<MemoryAccess> {
+    const auto address = placed.find(tensor);
+    if (address == placed.end()) {
+      return std::nullopt;
+    }
+    const int region = regionOf(address->second.area, false, memory);
+    // An input's allocation is whole 16-byte units: a DMA may read the padding after its last element.
+    const std::int64_t bytes = subgraph.tensor(tensor).byteSize();
+    return MemoryAccess{region, address->second.address,
+                        address->second.address + (write ? bytes : npu::roundUp(bytes, kAllocationUnit)), write};
+  };
+  const auto [inputs, outputs] = regionBoundary(subgraph, schedule.region);
+  for (const npu::TensorId input : inputs) {
+    if (const auto access = accessOf(input, false)) {
+      result.inputs.push_back(*access);
+    }
+  }
+  for (const npu::TensorId output : outputs) {
+    if (const auto access = accessOf(output, true)) {
+      result.outputs.push_back(*access);
+    }
+  }
+  return result;
+}
+
+} // namespace
+
+std::vector<npu::OptionSpec> codegenOptionSpecs() {
+  return {
+      {"max_block_dependency",
+       npu::OptionType::Choice,
+       std::to_string(kDefaultMaxBlockDependency),
+       "how many blocks of an operation may start before the previous operation ends (Vela's "
+       "--max-block-dependency); 0 runs operations strictly one after the other",
+       {"0", "1", "2", "3"},
+       false},
+      {"file_suffix",
+       npu::OptionType::String,
+       "_vela",
+       "the output model is written as <network><file_suffix>.tflite (Vela's name by default)",
+       {},
+       false},
+      {"check",
+       npu::OptionType::Boolean,
+       "true",
+       "check every generated command stream's memory accesses and SHRAM use before writing the model",
+       {},
+       false},
+  };
+}
+
+CodegenOptions readCodegenOptions(const npu::OptionValues& values) {
+  CodegenOptions options;
+  if (values.has("max_block_dependency")) {
+    options.maxBlockDependency = std::stoi(values.getString("max_block_dependency"));
+  }
+  if (values.has("file_suffix")) {
+    options.fileSuffix = values.getString("file_suffix");
+  }
+  if (values.has("check")) {
+    options.check = values.getBool("check");
+  }
+  return options;
+}
+
+GeneratedCode generateCode(const npu::CodegenRequest& request, const CodegenOptions& options) {
+  const Architecture architecture(variantOf(request.accelerator), request.accelerator.memory());
+  const ReadOnlyArea readOnly(request.lowered, request.schedules, request.accelerator);
+  const npu::MemorySystem& memory = request.accelerator.memory();
+  GeneratedCode code;
+  code.readOnly = readOnly.bytes();
+  code.scratchBytes = workingMemoryBytes(request.addresses, memory.featureMapArea);
+  code.fastScratchBytes = workingMemoryBytes(request.addresses, memory.fastStorageArea);
+  code.commandStreams.resize(request.schedules.size());
+  const RegisterStreamOptions streamOptions{options.maxBlockDependency, defaultRegionLimits(architecture)};
+  forEachInParallel(request.schedules.size(), [&](std::size_t index) {
+    const RegionSources sources{request.lowered,   request.schedules[index], index, request.allocations[index],
+                                request.addresses, readOnly,                 request.accelerator};
+    const RegionProgram program = buildRegionProgram(sources, architecture);
+    code.commandStreams[index] =
+        driverPayload(generateRegisterStream(program.npuOperations, architecture, streamOptions), architecture);
+  });
+  if (options.check) {
+    forEachInParallel(code.commandStreams.size(), [&](std::size_t index) {
+      const auto problems = checkCommandStream(code.commandStreams[index], streamMemoryOf(request, index, code));
+      if (!problems.empty()) {
+        npu::throwInternalError("the command stream generated for NPU region " + std::to_string(index + 1) +
+                                " fails its check (" + std::to_string(problems.size()) +
+                                " problems): " + problems.front());
+      }
+    });
+  }
+  return code;
+}
+
+} // namespace ethosu::codegen
