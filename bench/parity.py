@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Dict, List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import parity_codegen  # noqa: E402
 import parity_lib as lib  # noqa: E402
 
 CASCADE_CONFIGS = ["C1", "C2", "C3", "C4", "C5"]
@@ -235,6 +236,8 @@ def main() -> int:
     if set(args.configs.split(",")) >= {"C3", "C5"}:
         exhaustive_section(binary, models, lines)
     wall_dp = dp_section(binary, args.shared, index, models, lines) if args.dp else {}
+    if (args.shared / "reference" / "codegen" / "INDEX.tsv").exists():
+        lines += parity_codegen.section(binary, args.shared, models)
     timing_section(index, wall_cascade, wall_dp, lines)
     lib.write_markdown(lines, args.output, Path(__file__).resolve().parent / "parity_notes.md")
     return 0
