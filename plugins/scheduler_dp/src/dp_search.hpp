@@ -4,15 +4,18 @@
 // possibly cascaded with its single predecessor through a rolling buffer; the partial schedules of
 // each sub-problem are reduced to a Pareto frontier of (weighted bandwidth + cycles, peak memory,
 // memory of the open cascade). Sub-problems are solved once per pass, in region order, so the search
-// never recurses deeply and a graph with loops (links dropped by PassGraph) cannot make it revisit.
+// never recurses deeply and a graph with loops (links dropped by PassGraph) cannot make it revisit; a
+// pass's sub-problems are released once every pass reading it is solved, so memory stays in proportion
+// to the candidates alive rather than to every candidate ever kept.
 
 #include "dp_options.hpp"
+#include "ifm_ofm_overlap.hpp"
 #include "pass_evaluator.hpp"
 #include "pass_graph.hpp"
 #include "strategy.hpp"
 
+#include <array>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <vector>
 
@@ -40,8 +43,22 @@ private:
     int predecessor = 0;
     Candidates options;
   };
+  /// A partial schedule an IFM-streamed pass extends: the open cascade it joins (through a rolling
+  /// buffer of `rollingBufferHeight` rows, 0 when it starts a cascade) and the memory that adds.
+  struct IfmSource {
+    Candidate candidate;
+    std::int64_t extraSram = 0;
+    int rollingBufferHeight = 0;
+  };
   std::vector<CascadeOption> cascadeOptions(int pass);
-  [[nodiscard]] Candidates ifmStreamingPartial(int pass, int block, const std::vector<CascadeOption>& cascades) const;
+  [[nodiscard]] std::vector<IfmSource> ifmStreamingPartial(int pass, int block,
+                                                           const std::vector<CascadeOption>& cascades) const;
+  /// `candidate` with `pass` appended, run with block config `block`, adding `sram` bytes.
+  [[nodiscard]] Candidate withPass(const Candidate& candidate, int pass, int block, std::int64_t sram,
+                                   const Metrics& metrics, int rollingBufferHeight) const;
+  [[nodiscard]] StripedPass stripedPass(int pass, int block) const;
+  /// Drops the sub-problems of the predecessors of `pass` that no later pass reads.
+  void releaseSolvedPredecessors(int pass);
   Candidates searchPredecessors(int pass);
   Candidates searchPassList(const std::vector<int>& passes);
   Candidates searchAllButOnePredecessor(int pass, int predecessor, const Candidates& predecessorData);
@@ -56,9 +73,12 @@ private:
   CandidateWeights weights_;
   bool spilling_ = false;
   bool ifmOfmOverlap_ = true;
-  std::map<int, Candidates> outputs_;
-  std::map<int, Candidates> weightBodies_;
-  std::map<std::pair<int, bool>, Candidates> ifmBodies_;
+  std::vector<int> consumersOfTensor_; ///< operations of the subgraph reading each tensor
+  std::vector<int> unsolvedConsumers_; ///< per pass, DAG successors not yet solved
+  // Solved sub-problems per pass (Vela memoises them in dictionaries).
+  std::vector<std::optional<Candidates>> outputs_;
+  std::vector<std::optional<Candidates>> weightBodies_;
+  std::array<std::vector<std::optional<Candidates>>, 2> ifmBodies_; ///< by whether the OFM goes to fast storage
   std::int64_t combinations_ = 0;
 };
 
