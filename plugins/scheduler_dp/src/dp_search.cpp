@@ -73,8 +73,8 @@ Candidates collate(const std::vector<Candidates>& lists) {
 }
 
 DpSearch::DpSearch(const PassGraph& graph, const PassEvaluator& evaluator, const DpOptions& options,
-                   const CandidateWeights& weights)
-    : graph_(graph), evaluator_(evaluator), options_(options), weights_(weights) {
+                   const CandidateWeights& weights, Progress* progress)
+    : graph_(graph), evaluator_(evaluator), options_(options), weights_(weights), progress_(progress) {
   spilling_ = graph.memory().fastStorageIsSeparate();
   // IFM/OFM overlap only where feature maps live in the searched memory.
   ifmOfmOverlap_ = graph.featureMapsInSearchedMemory();
@@ -111,6 +111,9 @@ StrategySetPtr DpSearch::run() {
     static_cast<void>(searchOutput(pass));
     weightBodies_[static_cast<std::size_t>(pass)].reset(); // read only by this pass's output
     releaseSolvedPredecessors(pass);
+    if (progress_ != nullptr) {
+      progress_->advance(1);
+    }
   }
   // The passes nobody reads; passes only a loop reads are added, latest first, until every pass is
   // reached through DAG predecessors.

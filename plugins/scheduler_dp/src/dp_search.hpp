@@ -23,8 +23,9 @@ namespace npu::dp {
 
 class DpSearch {
 public:
+  /// `progress`, when given, advances one step per pass solved.
   DpSearch(const PassGraph& graph, const PassEvaluator& evaluator, const DpOptions& options,
-           const CandidateWeights& weights);
+           const CandidateWeights& weights, Progress* progress = nullptr);
 
   /// The best complete set of cascaded passes; throws a Compile error naming a pass that cannot be
   /// scheduled within the SRAM limit.
@@ -71,6 +72,7 @@ private:
   const PassEvaluator& evaluator_;
   const DpOptions& options_;
   CandidateWeights weights_;
+  Progress* progress_;
   bool spilling_ = false;
   bool ifmOfmOverlap_ = true;
   std::vector<int> consumersOfTensor_; ///< operations of the subgraph reading each tensor

@@ -172,7 +172,7 @@ std::vector<StrategyPtr> executionOrder(const PassGraph& graph, const StrategySe
 }
 
 Schedule buildSchedule(const Graph& ir, const PassGraph& graph, const PassEvaluator& evaluator, const StrategySet& set,
-                       const DpOptions& options, std::int64_t sramLimit, const std::string& label) {
+                       const DpOptions& options, std::int64_t sramLimit, const std::string& label, Progress* progress) {
   const MemorySystem& memory = graph.memory();
   const Subgraph& subgraph = graph.subgraph();
   const auto cascadedPasses = executionOrder(graph, set);
@@ -203,6 +203,9 @@ Schedule buildSchedule(const Graph& ir, const PassGraph& graph, const PassEvalua
     if (pass.weights != kNoTensor) {
       const auto& block = evaluator.blockConfigs(pass.index).at(static_cast<std::size_t>(position.blockConfig));
       plans[k] = encodePlan(graph, pass, block, position.kind);
+    }
+    if (progress != nullptr) {
+      progress->advance(1);
     }
   });
   std::size_t nextPlan = 0;
