@@ -21,19 +21,6 @@ Candidates appendSram(std::int64_t sram, const Candidates& data) {
   return result;
 }
 
-/// `extend(b)` for every block config index b below `count`, in parallel, concatenated in block order so
-/// that the result does not depend on the thread count.
-template <typename Extend>
-Candidates forEachBlock(std::size_t count, const Extend& extend) {
-  std::vector<Candidates> perBlock(count);
-  tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) { perBlock[b] = extend(static_cast<int>(b)); });
-  Candidates result;
-  for (auto& list : perBlock) {
-    result.insert(result.end(), list.begin(), list.end());
-  }
-  return result;
-}
-
 /// Returns the cached value of `slot`, computing it with `solve` the first time.
 template <typename Solve>
 const Candidates& memoised(std::optional<Candidates>& slot, const Solve& solve) {
@@ -222,24 +209,60 @@ Candidates DpSearch::weightStreamingOutput(int pass) {
   return graduate(StreamingStrategy::WeightStream, sram, weightStreamingBody(pass));
 }
 
+template <typename ExtensionsOf, typename SramOf>
+Candidates DpSearch::extendedFrontier(int pass, bool outputToFastStorage, const ExtensionsOf& extensionsOf,
+                                      const SramOf& sramOf) {
+  const auto& blocks = evaluator_.blockConfigs(pass);
+  std::vector<std::vector<Extension>> extensions(blocks.size());
+  std::vector<std::vector<CandidateFigures>> figures(blocks.size());
+  // Figures per block config in parallel, concatenated in block order so that the result does not
+  // depend on the thread count.
+  tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
+    const int block = static_cast<int>(b);
+    extensions[b] = extensionsOf(block);
+    const Metrics& metrics = evaluator_.metrics(pass, block, outputToFastStorage);
+    const std::int64_t sram = sramOf(block);
+    figures[b].reserve(extensions[b].size());
+    for (const Extension& extension : extensions[b]) {
+      figures[b].push_back(figuresOfExtension(*extension.source, metrics, sram + extension.extraSram,
+                                              blocks[b].ofmBlock.height, weights_));
+    }
+  });
+  std::vector<CandidateFigures> all;
+  std::vector<std::pair<int, std::size_t>> positions; // (block config, extension)
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    all.insert(all.end(), figures[b].begin(), figures[b].end());
+    for (std::size_t i = 0; i < figures[b].size(); ++i) {
+      positions.emplace_back(static_cast<int>(b), i);
+    }
+  }
+  combinations_ += static_cast<std::int64_t>(all.size());
+  Candidates frontier;
+  for (const std::size_t kept : paretoSelection(all, weights_)) {
+    const auto [block, i] = positions[kept];
+    const Extension& extension = extensions[static_cast<std::size_t>(block)][i];
+    frontier.push_back(withPass(*extension.source, pass, block, sramOf(block) + extension.extraSram,
+                                evaluator_.metrics(pass, block, outputToFastStorage), extension.rollingBufferHeight));
+  }
+  return frontier;
+}
+
 const Candidates& DpSearch::weightStreamingBody(int pass) {
   return memoised(weightBodies_.at(static_cast<std::size_t>(pass)), [&] {
     const Candidates data = appendSram(graph_.inputBytesInSearchedMemory(pass), searchPredecessors(pass));
+    std::vector<Extension> extensions;
+    extensions.reserve(data.size());
+    for (const Candidate& candidate : data) {
+      extensions.push_back({&candidate, 0, 0});
+    }
     const auto& blocks = evaluator_.blockConfigs(pass);
-    Candidates result = forEachBlock(blocks.size(), [&](int b) {
-      const BlockConfig& block = blocks[static_cast<std::size_t>(b)];
-      // Weights are double-buffered in slices of the block depth.
-      const std::int64_t sram = graph_.doubleBufferBytes(pass, block.ofmBlock.depth, options_.weightEstimationScaling);
-      const Metrics& metrics = evaluator_.metrics(pass, b, false);
-      Candidates extended;
-      extended.reserve(data.size());
-      for (const Candidate& candidate : data) {
-        extended.push_back(withPass(candidate, pass, b, sram, metrics, 0));
-      }
-      return extended;
-    });
-    combinations_ += static_cast<std::int64_t>(result.size());
-    return paretoFrontier(std::move(result), weights_);
+    return extendedFrontier(
+        pass, false, [&](int) { return extensions; },
+        [&](int b) {
+          // Weights are double-buffered in slices of the block depth.
+          return graph_.doubleBufferBytes(pass, blocks[static_cast<std::size_t>(b)].ofmBlock.depth,
+                                          options_.weightEstimationScaling);
+        });
   });
 }
 
@@ -260,25 +283,18 @@ const Candidates& DpSearch::ifmStreamingBody(int pass, bool outputToFastStorage)
     const Candidates inputData = appendSram(graph_.inputBytesInSearchedMemory(pass), searchPredecessors(pass));
     // IFM streaming keeps the whole weight stream resident.
     const std::int64_t base = graph_.residentWeightBytes(pass, options_.weightEstimationScaling);
-    const auto& blocks = evaluator_.blockConfigs(pass);
     // Cascading options depend on the predecessors only, so they are found once for every block config.
     const auto cascades = options_.useCascading ? cascadeOptions(pass) : std::vector<CascadeOption>{};
-    Candidates result = forEachBlock(blocks.size(), [&](int b) {
-      std::vector<IfmSource> sources = ifmStreamingPartial(pass, b, cascades);
-      for (const Candidate& candidate : inputData) {
-        sources.push_back({candidate, 0, 0});
-      }
-      const Metrics& metrics = evaluator_.metrics(pass, b, outputToFastStorage);
-      Candidates extended;
-      extended.reserve(sources.size());
-      for (const IfmSource& source : sources) {
-        extended.push_back(
-            withPass(source.candidate, pass, b, base + source.extraSram, metrics, source.rollingBufferHeight));
-      }
-      return extended;
-    });
-    combinations_ += static_cast<std::int64_t>(result.size());
-    return paretoFrontier(std::move(result), weights_);
+    return extendedFrontier(
+        pass, outputToFastStorage,
+        [&](int b) {
+          std::vector<Extension> extensions = ifmStreamingPartial(pass, b, cascades);
+          for (const Candidate& candidate : inputData) {
+            extensions.push_back({&candidate, 0, 0});
+          }
+          return extensions;
+        },
+        [&](int) { return base; });
   });
 }
 
@@ -359,7 +375,7 @@ std::vector<DpSearch::CascadeOption> DpSearch::cascadeOptions(int pass) {
   return result;
 }
 
-std::vector<DpSearch::IfmSource> DpSearch::ifmStreamingPartial(int pass, int block,
+std::vector<DpSearch::Extension> DpSearch::ifmStreamingPartial(int pass, int block,
                                                                const std::vector<CascadeOption>& cascades) const {
   const DpPass& consumer = graph_.pass(pass);
   std::int64_t otherInputs = 0;
@@ -370,11 +386,11 @@ std::vector<DpSearch::IfmSource> DpSearch::ifmStreamingPartial(int pass, int blo
       }
     }
   }
-  std::vector<IfmSource> result;
+  std::vector<Extension> result;
   for (const CascadeOption& cascade : cascades) {
     for (const Candidate& option : cascade.options) {
       const int height = rollingBufferHeight(cascade.predecessor, option.strategy->lastStep->blockConfig, pass, block);
-      result.push_back({option, otherInputs + graph_.rollingBufferBytes(pass, height), height});
+      result.push_back({&option, otherInputs + graph_.rollingBufferBytes(pass, height), height});
     }
   }
   return result;

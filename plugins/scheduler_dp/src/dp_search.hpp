@@ -9,6 +9,7 @@
 // to the candidates alive rather than to every candidate ever kept.
 
 #include "dp_options.hpp"
+#include "frontier.hpp"
 #include "ifm_ofm_overlap.hpp"
 #include "pass_evaluator.hpp"
 #include "pass_graph.hpp"
@@ -44,16 +45,21 @@ private:
     int predecessor = 0;
     Candidates options;
   };
-  /// A partial schedule an IFM-streamed pass extends: the open cascade it joins (through a rolling
-  /// buffer of `rollingBufferHeight` rows, 0 when it starts a cascade) and the memory that adds.
-  struct IfmSource {
-    Candidate candidate;
+  /// A partial schedule a pass may extend: `source`, whose open cascade the pass joins through a
+  /// rolling buffer of `rollingBufferHeight` rows (0 when it starts one), adding `extraSram` bytes.
+  struct Extension {
+    const Candidate* source = nullptr;
     std::int64_t extraSram = 0;
     int rollingBufferHeight = 0;
   };
   std::vector<CascadeOption> cascadeOptions(int pass);
-  [[nodiscard]] std::vector<IfmSource> ifmStreamingPartial(int pass, int block,
+  [[nodiscard]] std::vector<Extension> ifmStreamingPartial(int pass, int block,
                                                            const std::vector<CascadeOption>& cascades) const;
+  /// The frontier of `extensionsOf(b)` extended by `pass` with every block config b, `sramOf(b)` bytes
+  /// more and the figures of `outputToFastStorage`; only the candidates the frontier keeps are built.
+  template <typename ExtensionsOf, typename SramOf>
+  Candidates extendedFrontier(int pass, bool outputToFastStorage, const ExtensionsOf& extensionsOf,
+                              const SramOf& sramOf);
   /// `candidate` with `pass` appended, run with block config `block`, adding `sram` bytes.
   [[nodiscard]] Candidate withPass(const Candidate& candidate, int pass, int block, std::int64_t sram,
                                    const Metrics& metrics, int rollingBufferHeight) const;

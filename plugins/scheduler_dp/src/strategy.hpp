@@ -9,10 +9,8 @@
 
 #include "npu/plugin/performance.hpp"
 
-#include <array>
 #include <cstdint>
 #include <memory>
-#include <span>
 #include <string_view>
 #include <vector>
 
@@ -123,31 +121,5 @@ using Candidates = std::vector<Candidate>;
 /// strategies differ (Vela collate_strats_for_passes; see the .cpp for why last passes suffice).
 /// `combination`'s figures are kept and the strategies only `alternative` holds are added to them.
 [[nodiscard]] StrategySetPtr joined(const StrategySetPtr& combination, const StrategySetPtr& alternative);
-
-/// How candidates are weighed (Vela's ArchitectureFeatures.bandwidth_weights, cycles_weight,
-/// max_sram_used_weight and the scheduler's ParetoMetric and candidate cap).
-struct CandidateWeights {
-  std::array<double, kMemoryAreaCount> bandwidth{}; ///< per memory, every purpose and direction
-  double cycles = 40.0;
-  double maxSramUsed = 1000.0;
-  bool blockHeightInFrontier = false;
-  int maxCandidates = 16;
-  std::int64_t sramLimit = 0;
-
-  /// Vela 2.1's weights: SRAM 1, DRAM 10, on-chip flash 2, off-chip flash 20; no memory weight when
-  /// feature maps spill to a separate fast storage.
-  [[nodiscard]] static CandidateWeights vela(bool spilling);
-};
-
-/// Vela: DynamicProgrammingScheduler.candidate_metric.
-[[nodiscard]] double candidateMetric(const Candidate& candidate, const CandidateWeights& weights);
-
-/// Vela: filter_pareto_frontier. Drops candidates over the SRAM limit, keeps those no other candidate
-/// beats in every value, and caps their number by the candidate metric. The order is total (values,
-/// then input position), so the result never depends on how the input was produced in parallel.
-[[nodiscard]] Candidates paretoFrontier(Candidates candidates, const CandidateWeights& weights);
-
-/// Vela: best_candidate; null pointers when there is none.
-[[nodiscard]] Candidate bestCandidate(std::span<const Candidate> candidates, const CandidateWeights& weights);
 
 } // namespace npu::dp

@@ -1,7 +1,6 @@
-// The values and reductions of the DP search: Pareto frontier, candidate cap, persistent strategies
-// and sets, collation of predecessor strategies, block config limit.
+// The values the DP search combines: persistent strategies and sets, and the collation of
+// predecessor strategies.
 #include "dp_search.hpp"
-#include "pass_evaluator.hpp"
 #include "strategy.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -36,57 +35,9 @@ StrategyPtr strategy(const std::vector<int>& passes, double sramBytes, std::int6
   return s;
 }
 
-Candidate open(double sramBytes, std::int64_t sramUsed) {
-  auto s = std::make_shared<Strategy>();
-  s->metrics.byteCount(MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Read) = sramBytes;
-  s->sramUsed = sramUsed;
-  return {s, emptyStrategySet()};
-}
-
-CandidateWeights weights(int cap = 16) {
-  CandidateWeights w = CandidateWeights::vela(false);
-  w.sramLimit = 1 << 20;
-  w.maxCandidates = cap;
-  return w;
-}
-
-BlockConfig block(int height, int width, int depth) {
-  BlockConfig config;
-  config.ofmBlock = Shape4{1, height, width, depth};
-  return config;
-}
-
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(dp_strategy)
-
-BOOST_AUTO_TEST_CASE(the_frontier_keeps_candidates_that_win_in_some_value_and_drops_dominated_and_equal_ones) {
-  const Candidates candidates{open(100, 50), open(200, 10), open(300, 60), open(100, 50)};
-  const Candidates frontier = paretoFrontier(candidates, weights());
-  BOOST_REQUIRE(frontier.size() == 2);
-  BOOST_TEST(frontier[0].strategy == candidates[0].strategy); // cheapest first
-  BOOST_TEST(frontier[1].strategy == candidates[1].strategy); // uses less memory
-}
-
-BOOST_AUTO_TEST_CASE(the_frontier_drops_candidates_over_the_sram_limit) {
-  CandidateWeights w = weights();
-  w.sramLimit = 40;
-  const Candidates frontier = paretoFrontier({open(100, 50), open(200, 10)}, w);
-  BOOST_REQUIRE(frontier.size() == 1);
-  BOOST_TEST(frontier[0].strategy->sramUsed == 10);
-}
-
-BOOST_AUTO_TEST_CASE(a_crowded_frontier_is_capped_by_the_candidate_metric) {
-  Candidates candidates;
-  for (int i = 0; i < 10; ++i) {
-    candidates.push_back(open(100.0 + 10 * i, 100 - i)); // each trades bandwidth for memory
-  }
-  const Candidates frontier = paretoFrontier(candidates, weights(3));
-  BOOST_REQUIRE(frontier.size() == 3);
-  // Memory weighs 1000 per byte against 1 per SRAM byte moved: the smallest memory wins.
-  BOOST_TEST(frontier[0].strategy->sramUsed == 91);
-  BOOST_TEST(frontier[1].strategy->sramUsed == 92);
-}
 
 BOOST_AUTO_TEST_CASE(collation_combines_only_predecessor_sets_that_agree_on_shared_passes) {
   const StrategyPtr a = strategy({0}, 10, 5);
@@ -102,46 +53,6 @@ BOOST_AUTO_TEST_CASE(collation_combines_only_predecessor_sets_that_agree_on_shar
   BOOST_TEST(combined[0].set->size == 2);
   BOOST_TEST(combined[0].set->metrics.byteCount(MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Read) ==
              20.0);
-}
-
-BOOST_AUTO_TEST_CASE(the_block_config_limit_takes_the_largest_and_the_smallest_blocks) {
-  std::vector<BlockConfig> configs;
-  for (int height = 1; height <= 4; ++height) {
-    for (int depth : {8, 16}) {
-      configs.push_back(block(height, 2, depth));
-    }
-  }
-  const auto limited = limitBlockConfigs(configs, 2);
-  BOOST_REQUIRE(limited.size() == 4);
-  BOOST_TEST(limited[0].ofmBlock.height == 4);
-  BOOST_TEST(limited[0].ofmBlock.depth == 16);
-  BOOST_TEST(limited[1].ofmBlock.height == 4);
-  BOOST_TEST(limited[1].ofmBlock.depth == 8);
-  BOOST_TEST(limited[3].ofmBlock.height == 1);
-  BOOST_TEST(limited[3].ofmBlock.depth == 8);
-  BOOST_TEST(limitBlockConfigs(configs, 0).size() == configs.size());
-}
-
-BOOST_AUTO_TEST_CASE(an_output_moved_to_fast_storage_moves_its_bandwidth_but_keeps_the_npu_cycles_of_its_own_memory) {
-  const auto set = [](Metrics& m, CycleComponent component, double cycles) {
-    m.cycles[static_cast<std::size_t>(component)] = cycles;
-  };
-  Metrics inPlace; // OFM in DRAM: slow command overhead, DRAM-bound
-  set(inPlace, CycleComponent::Npu, 3000.0);
-  set(inPlace, CycleComponent::DramAccess, 5000.0);
-  set(inPlace, CycleComponent::Total, 5000.0);
-  Metrics inFastStorage; // OFM in SRAM: the cost model's cycles assume SRAM latency too
-  set(inFastStorage, CycleComponent::Npu, 2500.0);
-  set(inFastStorage, CycleComponent::SramAccess, 1000.0);
-  set(inFastStorage, CycleComponent::DramAccess, 2000.0);
-  set(inFastStorage, CycleComponent::Total, 2500.0);
-  inFastStorage.byteCount(MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Write) = 4096.0;
-  const Metrics merged = withOutputBandwidthInFastStorage(inPlace, inFastStorage);
-  BOOST_TEST(merged.cycle(CycleComponent::Npu) == 3000.0);
-  BOOST_TEST(merged.cycle(CycleComponent::SramAccess) == 1000.0);
-  BOOST_TEST(merged.cycle(CycleComponent::DramAccess) == 2000.0);
-  BOOST_TEST(merged.cycle(CycleComponent::Total) == 3000.0);
-  BOOST_TEST(merged.byteCount(MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Write) == 4096.0);
 }
 
 BOOST_AUTO_TEST_CASE(a_strategy_lists_its_passes_block_configs_and_rolling_buffers_in_execution_order) {
