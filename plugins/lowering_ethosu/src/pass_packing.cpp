@@ -217,8 +217,12 @@ std::vector<std::size_t> velaPassOrder(const Subgraph& subgraph) {
   }
   std::reverse(reversed.begin(), reversed.end());
   // Operations the walk did not reach (e.g. with no outputs) keep their place at the end.
+  std::vector<bool> reached(subgraph.operations.size(), false);
+  for (const std::size_t index : reversed) {
+    reached[index] = true;
+  }
   for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
-    if (std::find(reversed.begin(), reversed.end(), i) == reversed.end()) {
+    if (!reached[i]) {
       reversed.push_back(i);
     }
   }
