@@ -502,8 +502,14 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
   require(allocator != nullptr, "a pipeline with a scheduler has an allocator (checked when parsing)");
   const MemoryArea fastStorage = accelerator->memory().fastStorageArea;
   const std::int64_t limit = accelerator->memory().arenaCacheSize;
+  std::vector<std::string> overflows;
   const auto requireWithinLimit = [&](std::int64_t peak, const std::string& where) {
-    if (limit > 0 && peak > limit) {
+    if (limit > 0 && peak > limit && accelerator->memory().warnOnFastStorageOverflow) {
+      // Vela 3.10 (compiler_driver._check_schedule): "SRAM target for arena memory area exceeded".
+      overflows.push_back("SRAM target for arena memory area exceeded: target " + std::to_string(limit) +
+                          " bytes, actual " + std::to_string(peak) + " bytes at " + where +
+                          " (on_sram_overflow: warn)");
+    } else if (limit > 0 && peak > limit) {
       throwCompileError("the schedule needs " + std::to_string(peak) + " bytes of " +
                             std::string(displayNameOf(fastStorage)) + " but the limit is " + std::to_string(limit) +
                             " bytes",
@@ -526,8 +532,10 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
       }
     }
     const auto usage = memoryUsageOverTime(fastRanges, schedule.timelineLength());
-    requireWithinLimit(usage.empty() ? 0 : *std::max_element(usage.begin(), usage.end()),
-                       busiestOperation(schedule, subgraph, fastStorage));
+    if (!accelerator->memory().warnOnFastStorageOverflow) { // the network's peak below is what is reported
+      requireWithinLimit(usage.empty() ? 0 : *std::max_element(usage.begin(), usage.end()),
+                         busiestOperation(schedule, subgraph, fastStorage));
+    }
     result.schedules.push_back(std::move(schedule));
   }
   progress.begin("allocating", 0);
@@ -542,6 +550,7 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
     result.report->memoryUsed[area] = std::max(result.report->memoryUsed[area], peaks[area]);
   }
   result.report->pipelineYaml = pipeline.toYaml();
+  result.report->warnings = overflows;
   progress.end();
   if (const auto* codegen = stagePlugin<CodegenPlugin>(pipeline, PluginKind::Codegen)) {
     progress.begin("generating code", 0);
