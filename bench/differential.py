@@ -67,7 +67,7 @@ def run_vela(release: str, binary: str, config: str, model: Path, work: Path) ->
         command = vela_command(release, binary, config, model, Path(out))
         process = subprocess.run(command, capture_output=True, text=True, cwd=out, timeout=1800)
         summary = read_csv_rows(Path(out), "*_summary_*.csv")
-        result = {"command": " ".join(command[1:]), "ok": bool(summary),
+        result = {"command": " ".join(command[1:]).replace(out, "OUT"), "ok": bool(summary),
                   "log": (process.stdout + process.stderr)[-4000:],
                   "summary": summary[0] if summary else {},
                   "layers": read_csv_rows(Path(out), "*_per-layer.csv")}
