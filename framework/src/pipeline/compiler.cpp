@@ -170,6 +170,9 @@ private:
 
   void addCpuOperation(const Operation& op, std::int64_t time) {
     std::vector<TensorId> tensors = op.inputs;
+    if (op.sourceType == "CUSTOM:ethos-u") {
+      dropExistingNpuAreas(tensors);
+    }
     tensors.insert(tensors.end(), op.outputs.begin(), op.outputs.end());
     tensors.insert(tensors.end(), op.intermediates.begin(), op.intermediates.end());
     for (const TensorId tensor : tensors) {
@@ -187,6 +190,20 @@ private:
         extend(featureMap(tensor, time, time + 1), tensor);
       }
     }
+  }
+
+  /// A model already compiled by Vela: its ethos-u operators run on the CPU, and Vela allocates only
+  /// their real inputs and outputs, not their command stream, flash or scratch areas (mark_tensors.py
+  /// marks "<name>_scratch" and "<name>_scratch_fast" Scratch and ScratchFast). Removes those from
+  /// `tensors`.
+  void dropExistingNpuAreas(std::vector<TensorId>& tensors) const {
+    std::erase_if(tensors, [&](TensorId tensor) {
+      if (!subgraph_.validTensorId(tensor)) {
+        return true;
+      }
+      const Tensor& t = subgraph_.tensor(tensor);
+      return t.isConstant() || t.name.ends_with("_scratch") || t.name.ends_with("_scratch_fast");
+    });
   }
 
   void addSchedule(std::size_t index, const Schedule& schedule, std::int64_t offset) {
