@@ -81,6 +81,8 @@ def run_ours(build: Path, release: str, config: str, model: Path) -> dict:
     with tempfile.TemporaryDirectory(prefix="npu-diff-") as out:
         command = [str(build / "bin" / "npu-pipeline"), "run", str(pipeline), str(model), "-o", out, "--quiet",
                    "--set", "report.formats=csv"]
+        if release == "310":  # Vela 3.10 keeps a schedule over its SRAM target and warns
+            command += ["--set", "accelerator.on_sram_overflow=warn"]
         process = subprocess.run(command, capture_output=True, text=True, timeout=1800)
         summary = read_csv_rows(Path(out), "*_summary_*.csv")
         return {"ok": process.returncode == 0 and bool(summary), "error": process.stderr.strip()[:300],
