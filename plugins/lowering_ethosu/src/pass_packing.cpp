@@ -122,11 +122,16 @@ void packActivations(Subgraph& subgraph) {
     if (reluLike && producers.size() == 1) {
       Operation& producer = subgraph.operation(producers.front());
       const bool packable =
-          producer.placement == Placement::Npu && isMacOrElementwise(producer.type) && !producer.activation &&
+          producer.placement == Placement::Npu && isMacOrElementwise(producer.type) &&
           producer.outputs.size() == 1 && consumerCount(subgraph, producer.ofm()) == 1 &&
           (producer.ofmShapes.empty() || op.ifmShapes.empty() || producer.ofmShapes[0] == op.ifmShapes[0]);
       if (packable) {
-        producer.activation = activationFromOperation(op);
+        // A producer with a fused activation of its own keeps it: Vela's pass runs the primary operation's
+        // activation only (scheduler.py SchedulerOperation takes ps.primary_op.activation), so the packed
+        // ReLU has no effect there, on the figures or on the command stream.
+        if (!producer.activation) {
+          producer.activation = activationFromOperation(op);
+        }
         producer.outputs = op.outputs;
         producer.attributes.set("packed_operations",
                                 producer.attributes.getOr<std::int64_t>("packed_operations", 0) + 1);
