@@ -1,13 +1,14 @@
 #include "npu/core/progress.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <unistd.h>
 
 namespace npu {
 
-TerminalProgress::TerminalProgress() : enabled_(isatty(STDERR_FILENO) == 1) {}
+TerminalProgress::TerminalProgress() : TerminalProgress(stderr, isatty(STDERR_FILENO) == 1) {}
+
+TerminalProgress::TerminalProgress(std::FILE* out, bool enabled) : out_(out), enabled_(enabled) {}
 
 void TerminalProgress::begin(std::string_view stage, std::int64_t total) {
   if (!enabled_) {
@@ -17,7 +18,9 @@ void TerminalProgress::begin(std::string_view stage, std::int64_t total) {
   stage_ = stage;
   total_ = total;
   done_ = 0;
+  started_ = std::chrono::steady_clock::now();
   lastDrawnPermille_ = -1;
+  lastDrawnTenths_ = -1;
   draw(true);
 }
 
@@ -35,28 +38,32 @@ void TerminalProgress::end() {
     return;
   }
   const std::lock_guard lock(mutex_);
-  std::fprintf(stderr, "\r\033[K");
-  std::fflush(stderr);
+  std::fprintf(out_, "\r\033[K");
+  std::fflush(out_);
 }
 
 void TerminalProgress::draw(bool force) {
   constexpr int kWidth = 30;
   const std::int64_t done = done_.load();
   const std::int64_t permille = total_ > 0 ? std::min<std::int64_t>(1000, done * 1000 / total_) : 0;
-  if (!force && permille == lastDrawnPermille_) {
+  const auto elapsed = std::chrono::steady_clock::now() - started_;
+  const std::int64_t tenths = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count() / 100;
+  if (!force && permille == lastDrawnPermille_ && tenths == lastDrawnTenths_) {
     return;
   }
   lastDrawnPermille_ = permille;
-  const auto filled = static_cast<int>(permille * kWidth / 1000);
-  std::string bar(static_cast<std::size_t>(filled), '#');
-  bar.resize(kWidth, '.');
+  lastDrawnTenths_ = tenths;
+  const auto seconds = static_cast<double>(tenths) / 10.0;
   if (total_ > 0) {
-    std::fprintf(stderr, "\r\033[K%s [%s] %lld/%lld", stage_.c_str(), bar.c_str(), static_cast<long long>(done),
-                 static_cast<long long>(total_));
+    const auto filled = static_cast<int>(permille * kWidth / 1000);
+    std::string bar(static_cast<std::size_t>(filled), '#');
+    bar.resize(kWidth, '.');
+    std::fprintf(out_, "\r\033[K%s [%s] %lld/%lld %.1f s", stage_.c_str(), bar.c_str(), static_cast<long long>(done),
+                 static_cast<long long>(total_), seconds);
   } else {
-    std::fprintf(stderr, "\r\033[K%s ...", stage_.c_str());
+    std::fprintf(out_, "\r\033[K%s ... %.1f s", stage_.c_str(), seconds);
   }
-  std::fflush(stderr);
+  std::fflush(out_);
 }
 
 } // namespace npu

@@ -26,8 +26,10 @@ OperationGraph buildOperationGraph(const Subgraph& subgraph, const DataflowIndex
   return graph;
 }
 
+/// Operations are added in ascending order, so a repeat can only be the last entry: checking it keeps
+/// building the index linear even for a constant read by thousands of operations.
 void addUnique(std::vector<OperationId>& list, OperationId op) {
-  if (std::find(list.begin(), list.end(), op) == list.end()) {
+  if (list.empty() || list.back() != op) {
     list.push_back(op);
   }
 }

@@ -139,6 +139,15 @@ std::string renderSummaryCsv(const NetworkReport& report) {
                          CycleComponent::Total}) {
     row << report.total.cycle(component);
   }
+  // Vela's columns stay as they are; a warning (a schedule over its SRAM limit) adds one at the end.
+  if (!report.warnings.empty()) {
+    std::string warnings;
+    for (const auto& warning : report.warnings) {
+      warnings += (warnings.empty() ? "" : "; ") + warning;
+    }
+    header << "warnings";
+    row << warnings;
+  }
   return header.line() + row.line();
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 namespace npu {
 
@@ -71,6 +72,25 @@ std::int64_t weightIdentity(const Subgraph& subgraph, int subgraphIndex, TensorI
   return equivalence >= 0 ? equivalence : -(static_cast<std::int64_t>(subgraphIndex) << 32) - tensor - 1;
 }
 
+/// What decides an encoded weight stream besides the weights themselves: the operation kind, the
+/// block depth (deeper than the weights' output depth changes nothing; depthwise weights have one
+/// output channel per stream position), the depth slicing and the dilation. Streams with equal keys
+/// are stored and counted once (Vela weight_compressor.create_weight_compression_config).
+using EncodingKey = std::tuple<std::int64_t, int, int, std::vector<int>, int, int>;
+
+EncodingKey encodingKey(std::int64_t identity, const Subgraph& subgraph, const Operation& op,
+                        const ScheduledOperation& scheduled) {
+  const bool depthwise = is(op.type, OpCategory::DepthwiseConvolution);
+  const int outputDepth = depthwise ? 1 : subgraph.ofmShape(op).depth;
+  const Kernel kernel = op.kernel.value_or(Kernel{});
+  return {identity,
+          static_cast<int>(op.type),
+          std::min(scheduled.blockConfig.ofmBlock.depth, outputDepth),
+          scheduled.weights ? scheduled.weights->depthSlices : std::vector<int>{},
+          kernel.dilationX,
+          kernel.dilationY};
+}
+
 void countPlacements(const Graph& graph, NetworkReport& report) {
   report.subgraphs = static_cast<int>(graph.subgraphs.size());
   for (const Subgraph& subgraph : graph.subgraphs) {
@@ -99,7 +119,7 @@ NetworkReport evaluateNetwork(const Graph& lowered, const std::vector<Schedule>&
   countPlacements(lowered, report);
   const MemorySystem& memory = accelerator.memory();
   std::set<std::int64_t> originalSeen;
-  std::set<std::int64_t> encodedSeen;
+  std::set<EncodingKey> encodedSeen;
   for (std::size_t s = 0; s < schedules.size(); ++s) {
     const Schedule& schedule = schedules[s];
     const Subgraph& subgraph = lowered.subgraphs.at(static_cast<std::size_t>(schedule.region.subgraph));
@@ -139,7 +159,7 @@ NetworkReport evaluateNetwork(const Graph& lowered, const std::vector<Schedule>&
         if (originalSeen.insert(identity).second) {
           report.originalWeightBytes += subgraph.tensor(weights).byteSize();
         }
-        if (scheduled.weights && encodedSeen.insert(identity).second) {
+        if (scheduled.weights && encodedSeen.insert(encodingKey(identity, subgraph, op, scheduled)).second) {
           report.encodedWeightBytes += scheduled.weights->encodedBytes;
         }
       }

@@ -233,7 +233,11 @@ std::string renderHtmlReport(const NetworkReport& report) {
   std::ostringstream out;
   out << pageOpen("npu-pipeline: " + report.network);
   out << "<p>" << escape(report.accelerator.displayName) << ", " << escape(report.memory.systemName) << ", "
-      << escape(report.memory.memoryMode) << "</p>\n<table>";
+      << escape(report.memory.memoryMode) << "</p>\n";
+  for (const auto& warning : report.warnings) {
+    out << "<p style=\"color:#b00;font-weight:bold\">WARNING: " << escape(warning) << "</p>\n";
+  }
+  out << "<table>";
   out << "<tr><td class=\"l\">cycles</td><td>" << number(report.totalCycles()) << "</td></tr>";
   out << "<tr><td class=\"l\">inference time (ms)</td><td>" << number(report.inferenceSeconds() * 1e3, 4)
       << "</td></tr>";

@@ -89,6 +89,11 @@ std::string renderJsonReport(const NetworkReport& report) {
   out.field("memory_mode", report.memory.memoryMode).field("core_clock_hz", report.memory.coreClockHz);
   out.field("arena_cache_size", report.memory.arenaCacheSize).endObject();
   out.field("pipeline", report.pipelineYaml);
+  out.key("warnings").beginArray();
+  for (const auto& warning : report.warnings) {
+    out.value(warning);
+  }
+  out.endArray();
   out.key("totals").beginObject();
   out.field("inference_time_s", report.inferenceSeconds());
   out.field("npu_operations", report.npuOperations).field("cpu_operations", report.cpuOperations);

@@ -32,6 +32,12 @@ std::string renderTextReport(const NetworkReport& report) {
   const MemorySystem& memory = report.memory;
   out << "Network " << report.network << " on " << report.accelerator.displayName << " (" << memory.systemName
       << ", " << memory.memoryMode << ", " << fixed(memory.coreClockHz / 1e6, 0) << " MHz)\n\n";
+  for (const auto& warning : report.warnings) {
+    out << "WARNING: " << warning << "\n";
+  }
+  if (!report.warnings.empty()) {
+    out << "\n";
+  }
   out << std::left << std::setw(5) << "#" << std::setw(18) << "TFLite operator" << std::setw(20) << "NPU operation"
       << std::setw(14) << "block" << std::right << std::setw(8) << "cascade" << std::setw(12) << "SRAM used"
       << std::setw(12) << "cycles" << std::setw(12) << "NPU cycles" << std::setw(12) << "MACs" << std::setw(8)

@@ -238,10 +238,13 @@ std::vector<ModelMetadata> readMetadata(ReaderContext& context) {
   return metadata;
 }
 
-/// The structural checks every pass keeps (single producer, execution order, ...), as Model errors:
-/// a file breaking them is malformed, not our bug.
+/// The structural checks every pass keeps (single producer, execution order, ...) and the shape
+/// relations each operator implies, as Model errors: a file breaking them is malformed, not our bug.
 void checkStructure(const ReaderContext& context, const Graph& graph) {
-  const std::vector<GraphIssue> issues = verifyGraph(graph);
+  std::vector<GraphIssue> issues = verifyGraph(graph);
+  if (issues.empty()) {
+    issues = verifyOperatorShapes(graph);
+  }
   if (issues.empty()) {
     return;
   }

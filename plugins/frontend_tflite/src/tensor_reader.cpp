@@ -1,6 +1,7 @@
 #include "tensor_reader.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <sstream>
 
 namespace npu::tflite_frontend::detail {
@@ -31,6 +32,16 @@ Shape readShape(const ReaderContext& context, const tflite::Tensor& tensor, cons
   return Shape(std::move(dims));
 }
 
+/// The values of an int64 vector. The flatbuffers verifier only proves 4-byte alignment of a vector's
+/// data, so 8-byte elements are copied out byte-wise rather than read in place.
+std::vector<std::int64_t> unalignedInt64s(const flatbuffers::Vector<std::int64_t>& values) {
+  std::vector<std::int64_t> result(values.size());
+  if (!result.empty()) {
+    std::memcpy(result.data(), values.Data(), result.size() * sizeof(std::int64_t));
+  }
+  return result; // little-endian files on little-endian hosts, as everywhere else in the reader
+}
+
 std::optional<double> singleValue(const flatbuffers::Vector<float>* values) {
   if (values == nullptr || values->size() != 1) {
     return std::nullopt;
@@ -55,7 +66,7 @@ Quantisation readQuantisation(const ReaderContext& context, const tflite::Quanti
     }
   }
   if (parameters->zero_point() != nullptr) {
-    quantisation.zeroPoint.assign(parameters->zero_point()->begin(), parameters->zero_point()->end());
+    quantisation.zeroPoint = unalignedInt64s(*parameters->zero_point());
   }
   quantisation.axis = parameters->quantized_dimension();
   quantisation.min = singleValue(parameters->min());

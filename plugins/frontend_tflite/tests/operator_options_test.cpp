@@ -37,7 +37,7 @@ BOOST_AUTO_TEST_CASE(a_convolution_takes_its_kernel_size_from_the_weights_and_st
         BuiltinOptions::Conv2DOptions,
         tflite::CreateConv2DOptions(fbb, tflite::Padding::SAME, 1, 2, tflite::ActivationFunctionType::RELU6, 2, 1)
             .Union()};
-  }));
+  }, {1, 4, 8, 2}));
   BOOST_TEST((op.type == npu::OpType::Conv2DBias));
   BOOST_TEST(op.sourceType == "CONV_2D");
   BOOST_TEST(op.name == "output");
@@ -57,7 +57,7 @@ BOOST_AUTO_TEST_CASE(an_implied_depth_multiplier_is_derived_from_weights_and_inp
   const auto model = [](int multiplier) {
     return singleOperatorModel(
         BuiltinOperator::DEPTHWISE_CONV_2D,
-        {feature({1, 8, 8, 4}), constant({1, 3, 3, 8}), constant({8}, TensorType::INT32)}, {1, 8, 8, 8},
+        {feature({1, 8, 8, 4}), constant({1, 3, 3, 8}), constant({8}, TensorType::INT32)}, {1, 6, 6, 8},
         [multiplier](auto& fbb) {
           return OptionsTable{
               BuiltinOptions::DepthwiseConv2DOptions,
@@ -74,7 +74,7 @@ BOOST_AUTO_TEST_CASE(an_implied_depth_multiplier_is_derived_from_weights_and_inp
 
 BOOST_AUTO_TEST_CASE(pooling_takes_its_kernel_from_the_filter_size) {
   const npu::Operation op = onlyOperation(
-      singleOperatorModel(BuiltinOperator::MAX_POOL_2D, {feature({1, 8, 8, 4})}, {1, 4, 4, 4}, [](auto& fbb) {
+      singleOperatorModel(BuiltinOperator::MAX_POOL_2D, {feature({1, 8, 8, 4})}, {1, 4, 3, 4}, [](auto& fbb) {
         return OptionsTable{
             BuiltinOptions::Pool2DOptions,
             tflite::CreatePool2DOptions(fbb, tflite::Padding::VALID, 2, 2, 3, 2, tflite::ActivationFunctionType::RELU)

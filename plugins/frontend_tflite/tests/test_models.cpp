@@ -69,12 +69,13 @@ Bytes singleOperatorModel(tflite::BuiltinOperator code, const std::vector<InputS
   return builder.finish("single operator");
 }
 
-Bytes convolutionModel(int kernelHeight, int kernelWidth, const OptionsFactory& options) {
+Bytes convolutionModel(int kernelHeight, int kernelWidth, const OptionsFactory& options,
+                       const std::vector<int>& outputShape) {
   return singleOperatorModel(tflite::BuiltinOperator::CONV_2D,
                              {{{1, 8, 8, 4}},
                               {{2, kernelHeight, kernelWidth, 4}, tflite::TensorType::INT8, true},
                               {{2}, tflite::TensorType::INT32, true}},
-                             {1, 8, 8, 2}, options);
+                             outputShape, options);
 }
 
 const Bytes& smallGeneratedModel() {

@@ -42,8 +42,10 @@ struct InputSpec {
                                         const std::vector<int>& outputShape, const OptionsFactory& options,
                                         tflite::TensorType outputType = tflite::TensorType::INT8);
 
-/// CONV_2D of input [1, 8, 8, 4] with OHWI weights [2, kernelHeight, kernelWidth, 4] and a bias.
-[[nodiscard]] Bytes convolutionModel(int kernelHeight, int kernelWidth, const OptionsFactory& options);
+/// CONV_2D of input [1, 8, 8, 4] with OHWI weights [2, kernelHeight, kernelWidth, 4] and a bias, writing
+/// `outputShape` (which must agree with the options' padding and strides).
+[[nodiscard]] Bytes convolutionModel(int kernelHeight, int kernelWidth, const OptionsFactory& options,
+                                     const std::vector<int>& outputShape = {1, 8, 8, 2});
 
 /// A small, valid int8 MobileNet v1 from the model generator (a few KiB).
 [[nodiscard]] const Bytes& smallGeneratedModel();

@@ -207,6 +207,14 @@ RewriteResult fixupTransposeConv(Subgraph& subgraph, const Operation& op) {
     conv.kernel->strideY = 1;
   }
   setDefaultShapes(subgraph, conv);
+  // The operation keeps the shapes it was given before a bypassed RESHAPE changed its tensors (Vela's
+  // fixup_conv2d_backprop leaves ifm_shapes and ofm_shapes as they are).
+  if (!op.ofmShapes.empty()) {
+    conv.ofmShapes = op.ofmShapes;
+  }
+  if (op.ifmShapes.size() == conv.ifmShapes.size() && !op.ifmShapes.empty()) {
+    conv.ifmShapes = op.ifmShapes;
+  }
   return single(conv);
 }
 

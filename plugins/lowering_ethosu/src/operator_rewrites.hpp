@@ -45,6 +45,9 @@ RewriteResult convertPrelu(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult convertMulMaxToAbsOrLeakyRelu(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult convertLeakyRelu(npu::Subgraph& subgraph, const npu::Operation& op);
 // pass_lstm.cpp
+/// Batches x time steps an LSTM may unroll into (18 NPU operations each); larger LSTMs stay on the CPU so
+/// a small model cannot ask for unbounded compile time and memory (about 3 s and 250 MiB at the limit).
+inline constexpr std::int64_t kMaxUnrolledLstmSteps = 2048;
 RewriteResult convertLstm(npu::Subgraph& subgraph, const npu::Operation& op);
 // pass_argmax.cpp
 RewriteResult convertArgMax(npu::Subgraph& subgraph, const npu::Operation& op);

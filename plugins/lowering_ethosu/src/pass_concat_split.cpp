@@ -8,6 +8,7 @@
 #include "npu/core/diagnostics.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace ethosu::lowering {
 
@@ -235,11 +236,26 @@ std::optional<std::vector<Operation>> rewriteSplit(Subgraph& subgraph, const Ope
   return reads;
 }
 
-bool readCanMoveToConsumers(const Subgraph& subgraph, const Operation& read) {
+/// Who reads each tensor, kept current while reads move into their consumers (the consumers then read
+/// the read's source instead); ascending operation order, as consumersOf gives.
+using ConsumerIndex = std::vector<std::set<OperationId>>;
+
+ConsumerIndex indexConsumers(const Subgraph& subgraph) {
+  ConsumerIndex index(subgraph.tensors.size());
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+    for (const TensorId input : subgraph.operations[i].inputs) {
+      if (subgraph.validTensorId(input)) {
+        index[static_cast<std::size_t>(input)].insert(static_cast<OperationId>(i));
+      }
+    }
+  }
+  return index;
+}
+
+bool readCanMoveToConsumers(const Subgraph& subgraph, const Operation& read, const std::set<OperationId>& consumers) {
   if (read.ofmShapes[0] != shape4Of(subgraph, read.ofm()) || isSubgraphOutput(subgraph, read.ofm())) {
     return false;
   }
-  const auto consumers = consumersOf(subgraph, read.ofm());
   return !consumers.empty() && std::all_of(consumers.begin(), consumers.end(), [&](OperationId id) {
     const Operation& consumer = subgraph.operation(id);
     return consumer.placement == Placement::Npu && !is(consumer.type, OpCategory::MemoryOnly) &&
@@ -273,19 +289,26 @@ void rewriteSplits(Subgraph& subgraph, const LoweringContext& /*context*/) {
   rewriteEach(subgraph, rewriteSplit);
 }
 
+// Linear in the graph's size: the consumers come from an index kept up to date, and moved reads are
+// dropped in one sweep at the end (an LSTM unrolls into thousands of reads).
 void removeSplitSliceReads(Subgraph& subgraph, const LoweringContext& /*context*/) {
+  ConsumerIndex consumers = indexConsumers(subgraph);
+  std::vector<bool> moved(subgraph.operations.size(), false);
   for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
     Operation& read = subgraph.operations[i];
     if (read.type != OpType::SplitSliceRead) {
       continue;
     }
-    if (readCanMoveToConsumers(subgraph, read)) {
-      const Operation moved = read;
-      for (OperationId consumer : consumersOf(subgraph, moved.ofm())) {
-        moveReadIntoConsumer(moved, subgraph.operation(consumer));
+    auto& readers = consumers[static_cast<std::size_t>(read.ofm())];
+    if (readCanMoveToConsumers(subgraph, read, readers)) {
+      auto& sourceReaders = consumers[static_cast<std::size_t>(read.ifm())];
+      for (OperationId consumer : readers) {
+        moveReadIntoConsumer(read, subgraph.operation(consumer));
+        sourceReaders.insert(consumer);
       }
-      subgraph.operations.erase(subgraph.operations.begin() + static_cast<std::ptrdiff_t>(i));
-      --i;
+      readers.clear();
+      sourceReaders.erase(static_cast<OperationId>(i));
+      moved[i] = true;
       continue;
     }
     Operation copy = makeAvgPoolNop(read, read.name + "_avgpool");
@@ -297,6 +320,14 @@ void removeSplitSliceReads(Subgraph& subgraph, const LoweringContext& /*context*
     copy.readShapes = read.readShapes;
     read = std::move(copy);
   }
+  std::vector<Operation> kept;
+  kept.reserve(subgraph.operations.size());
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+    if (!moved[i]) {
+      kept.push_back(std::move(subgraph.operations[i]));
+    }
+  }
+  subgraph.operations = std::move(kept);
 }
 
 } // namespace ethosu::lowering

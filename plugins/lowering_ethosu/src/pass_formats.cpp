@@ -4,6 +4,8 @@
 #include "ethosu_lowering/passes.hpp"
 #include "ethosu_lowering/rewrite_support.hpp"
 
+#include "npu/ir/graph_algorithms.hpp"
+
 #include <algorithm>
 
 namespace ethosu::lowering {
@@ -12,13 +14,13 @@ using namespace npu;
 
 namespace {
 
-bool mustStayLinear(const Subgraph& subgraph, TensorId id) {
+bool mustStayLinear(const Subgraph& subgraph, const DataflowIndex& dataflow, TensorId id) {
   const Tensor& tensor = subgraph.tensor(id);
   if (tensor.isConstant() || isSubgraphInput(subgraph, id) || isSubgraphOutput(subgraph, id)) {
     return true;
   }
-  const auto producers = producersOf(subgraph, id);
-  const auto consumers = consumersOf(subgraph, id);
+  const auto& producers = dataflow.producers(id);
+  const auto& consumers = dataflow.consumers(id);
   if (producers.empty()) {
     return true;
   }
@@ -64,12 +66,14 @@ bool mustStayLinear(const Subgraph& subgraph, TensorId id) {
 } // namespace
 
 void chooseTensorFormats(Subgraph& subgraph, const LoweringContext& /*context*/) {
+  // One index for all tensors (formats do not change who reads what): linear in the graph's size.
+  const DataflowIndex dataflow(subgraph);
   for (std::size_t i = 0; i < subgraph.tensors.size(); ++i) {
     Tensor& tensor = subgraph.tensors[i];
     if (tensor.purpose != TensorPurpose::FeatureMap) {
       continue;
     }
-    tensor.format = mustStayLinear(subgraph, static_cast<TensorId>(i)) ? TensorFormat::NHWC : TensorFormat::NHCWB16;
+    tensor.format = mustStayLinear(subgraph, dataflow, static_cast<TensorId>(i)) ? TensorFormat::NHWC : TensorFormat::NHCWB16;
   }
 }
 

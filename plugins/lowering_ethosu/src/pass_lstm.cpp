@@ -280,12 +280,24 @@ RewriteResult convertLstm(Subgraph& subgraph, const Operation& op) {
   if (op.type != OpType::UnidirectionalSequenceLstm) {
     return std::nullopt;
   }
-  if (op.inputs.size() <= kCellState || subgraph.tensor(op.ifm()).shape.rank() != 3 ||
-      op.input(kOutputState) == kNoTensor || op.input(kCellState) == kNoTensor) {
+  const auto onCpu = [&](std::string reason) {
     Operation cpu = op;
     cpu.placement = Placement::Cpu;
-    cpu.placementReason = "UNIDIRECTIONAL_SEQUENCE_LSTM is only lowered with a 3D input and both state tensors";
+    cpu.placementReason = std::move(reason);
     return std::vector<Operation>{cpu};
+  };
+  if (op.inputs.size() <= kCellState || subgraph.tensor(op.ifm()).shape.rank() != 3 ||
+      op.input(kOutputState) == kNoTensor || op.input(kCellState) == kNoTensor) {
+    return onCpu("UNIDIRECTIONAL_SEQUENCE_LSTM is only lowered with a 3D input and both state tensors");
+  }
+  // Unrolling is linear in batches x time steps, and a few bytes of a model can ask for millions of
+  // them: beyond the budget the LSTM stays on the CPU (a departure from Vela, which unrolls any size).
+  const Shape& ifm = subgraph.tensor(op.ifm()).shape;
+  const std::int64_t steps = std::int64_t{ifm[0]} * ifm[1];
+  if (steps > kMaxUnrolledLstmSteps) {
+    return onCpu("UNIDIRECTIONAL_SEQUENCE_LSTM over " + std::to_string(steps) +
+                 " batch x time steps would unroll into more than " + std::to_string(kMaxUnrolledLstmSteps) +
+                 " steps of 18 NPU operations");
   }
   return LstmUnroller(subgraph, op).unroll();
 }

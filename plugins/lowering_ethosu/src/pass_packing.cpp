@@ -122,11 +122,16 @@ void packActivations(Subgraph& subgraph) {
     if (reluLike && producers.size() == 1) {
       Operation& producer = subgraph.operation(producers.front());
       const bool packable =
-          producer.placement == Placement::Npu && isMacOrElementwise(producer.type) && !producer.activation &&
+          producer.placement == Placement::Npu && isMacOrElementwise(producer.type) &&
           producer.outputs.size() == 1 && consumerCount(subgraph, producer.ofm()) == 1 &&
           (producer.ofmShapes.empty() || op.ifmShapes.empty() || producer.ofmShapes[0] == op.ifmShapes[0]);
       if (packable) {
-        producer.activation = activationFromOperation(op);
+        // A producer with a fused activation of its own keeps it: Vela's pass runs the primary operation's
+        // activation only (scheduler.py SchedulerOperation takes ps.primary_op.activation), so the packed
+        // ReLU has no effect there, on the figures or on the command stream.
+        if (!producer.activation) {
+          producer.activation = activationFromOperation(op);
+        }
         producer.outputs = op.outputs;
         producer.attributes.set("packed_operations",
                                 producer.attributes.getOr<std::int64_t>("packed_operations", 0) + 1);
@@ -217,17 +222,33 @@ std::vector<std::size_t> velaPassOrder(const Subgraph& subgraph) {
   }
   std::reverse(reversed.begin(), reversed.end());
   // Operations the walk did not reach (e.g. with no outputs) keep their place at the end.
+  std::vector<bool> reached(subgraph.operations.size(), false);
+  for (const std::size_t index : reversed) {
+    reached[index] = true;
+  }
   for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
-    if (std::find(reversed.begin(), reversed.end(), i) == reversed.end()) {
+    if (!reached[i]) {
       reversed.push_back(i);
     }
   }
   return reversed;
 }
 
+/// Reshapes left on the CPU (e.g. with a shape computed at run time) form passes of their own kind in
+/// Vela: placement MemoryOnly, not Cpu (pass_packing.py memory_only_ops). A CPU pass is never moved past
+/// one, and they themselves stay where they are; only when cutting NPU subgraphs do they count as CPU.
+bool isMemoryOnlyPass(const Operation& op) {
+  return op.placement == Placement::Cpu && (op.type == OpType::Reshape || op.type == OpType::Squeeze ||
+                                            op.type == OpType::ExpandDims || op.type == OpType::QuantizedReshape);
+}
+
 /// Vela's grouping of CPU passes: those reading only subgraph inputs go first (in model order), the
 /// others move down to the next CPU pass when nothing in between needs them.
 std::vector<std::size_t> groupCpuPasses(const Subgraph& subgraph, const std::vector<std::size_t>& order) {
+  const auto isCpuPass = [&](std::size_t index) {
+    const Operation& op = subgraph.operations[index];
+    return op.placement == Placement::Cpu && !isMemoryOnlyPass(op);
+  };
   std::vector<std::size_t> top;
   std::vector<std::size_t> rest;
   for (std::size_t index : order) {
@@ -239,7 +260,7 @@ std::vector<std::size_t> groupCpuPasses(const Subgraph& subgraph, const std::vec
     }
     const bool readsOnlyInputs =
         isSubgraphInput(subgraph, op.ifm()) && (ifm2 == kNoTensor || isSubgraphInput(subgraph, ifm2));
-    if (op.placement == Placement::Cpu && readsOnlyInputs) {
+    if (isCpuPass(index) && readsOnlyInputs) {
       top.push_back(index);
     } else {
       rest.push_back(index);
@@ -251,22 +272,23 @@ std::vector<std::size_t> groupCpuPasses(const Subgraph& subgraph, const std::vec
   const std::vector<std::size_t> snapshot = rest;
   for (auto it = snapshot.rbegin(); it != snapshot.rend(); ++it) {
     const std::size_t cpu = *it;
-    if (subgraph.operations[cpu].placement != Placement::Cpu) {
+    if (!isCpuPass(cpu)) {
       continue;
     }
     auto position = std::find(rest.begin(), rest.end(), cpu);
     const auto outputs = subgraph.operations[cpu].outputs;
     for (auto next = position + 1; next != rest.end(); ++next) {
       const Operation& following = subgraph.operations[*next];
-      if (following.placement == Placement::Cpu) {
+      if (isCpuPass(*next)) {
         const std::size_t target = *next;
         rest.erase(position);
         rest.insert(std::find(rest.begin(), rest.end(), target), cpu);
         break;
       }
-      const bool dependent = std::any_of(outputs.begin(), outputs.end(), [&](TensorId output) {
-        return output == following.ifm() || output == following.ifm2();
-      });
+      const bool dependent = isMemoryOnlyPass(following) ||
+                             std::any_of(outputs.begin(), outputs.end(), [&](TensorId output) {
+                               return output == following.ifm() || output == following.ifm2();
+                             });
       if (dependent) {
         break;
       }

@@ -44,7 +44,7 @@ SourceLocation locationOf(const SchedulingContext& context, int index) {
 void requireMinimumFits(const SchedulingContext& context) {
   const SchedulingGraph& graph = context.operations;
   if (context.spilling() || context.options.strategy == OptimisationStrategy::Size ||
-      graph.minimumMemoryRequirement() <= context.options.sramLimit) {
+      context.memory().warnOnFastStorageOverflow || graph.minimumMemoryRequirement() <= context.options.sramLimit) {
     return;
   }
   const int index = graph.minimumMemoryOperation();
@@ -101,7 +101,8 @@ void requireFits(const SchedulingContext& context, AppliedSchedule& applied, Sch
                                *std::max_element(usage.begin(), usage.end()),
                                static_cast<std::size_t>(std::max_element(usage.begin(), usage.end()) - usage.begin())};
   };
-  if (context.options.strategy == OptimisationStrategy::Size || peakOf(schedule).first <= limit) {
+  if (context.options.strategy == OptimisationStrategy::Size || peakOf(schedule).first <= limit ||
+      context.memory().warnOnFastStorageOverflow) { // Vela's schedule as it is; the framework warns
     return;
   }
   AppliedSchedule unbuffered = applied;
@@ -177,6 +178,14 @@ Schedule scheduleWith(const ScheduleRequest& request, const SchedulerOptions& op
   AppliedSchedule applied{std::move(optimised), initialPlacement};
   FastStorageState fastStorage;
   applyPlan(context, applied, workingLimit, fastStorage);
+  if (!fastStorage.fits && context.memory().warnOnFastStorageOverflow) {
+    // What Vela 3.10 cannot do either (scheduler.use_fast_storage_for_feature_maps asserts "Allocation
+    // exceeds staging limit"): the feature maps that must stay in fast storage alone exceed the limit.
+    throwCompileError("the feature maps that must stay in " + std::string(displayNameOf(context.memory().fastStorageArea)) +
+                          " exceed the limit of " + std::to_string(workingLimit) + " bytes even with warnings allowed",
+                      SourceLocation{context.graph.sourcePath, 0, 0, name},
+                      "raise the arena cache size (accelerator.arena_cache_size)");
+  }
   if (!forSize && !fastStorage.evictedFeatureMaps.empty()) {
     optimizeWeightBufferingSize(context, applied, minSchedule, workingLimit, fastStorage, evaluateNetwork);
   }

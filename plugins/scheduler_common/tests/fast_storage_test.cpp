@@ -58,11 +58,24 @@ BOOST_AUTO_TEST_CASE(of_two_competing_feature_maps_the_more_accessed_one_stays) 
   BOOST_TEST(*std::max_element(selection.usage.begin(), selection.usage.end()) == 100);
 }
 
-BOOST_AUTO_TEST_CASE(the_selection_reports_when_what_cannot_move_exceeds_the_limit) {
+BOOST_AUTO_TEST_CASE(what_cannot_move_exceeding_the_limit_is_left_to_the_check_of_the_whole_schedule) {
+  // Vela evicts the candidate that can never fit and checks nothing more here.
   const std::vector<TimedLiveRange> ranges{range(0, 3, 300), range(0, 3, 100)};
   const std::vector<std::size_t> candidates{1};
   const std::vector<double> scores{0.0, 1.0};
   const auto selection = selectFastStorageResidents(ranges, usageOf(ranges, 4), candidates, scores, 250);
+  BOOST_TEST(selection.evicted == std::vector<std::size_t>{1}, boost::test_tools::per_element());
+  BOOST_TEST(selection.fits);
+}
+
+BOOST_AUTO_TEST_CASE(the_selection_reports_when_ranges_competed_and_the_limit_is_still_exceeded) {
+  // Two candidates compete at time 0; at time 4 a range that cannot move exceeds the limit (Vela asserts
+  // "Allocation exceeds staging limit").
+  const std::vector<TimedLiveRange> ranges{range(0, 1, 100), range(0, 1, 100), range(0, 1, 100), range(4, 5, 300)};
+  const std::vector<std::size_t> candidates{1, 2};
+  const std::vector<double> scores{0.0, 1.0, 2.0, 0.0};
+  const auto selection = selectFastStorageResidents(ranges, usageOf(ranges, 6), candidates, scores, 250);
+  BOOST_TEST(selection.evicted.size() == 1U);
   BOOST_TEST(!selection.fits);
 }
 

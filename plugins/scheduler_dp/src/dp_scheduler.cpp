@@ -28,24 +28,27 @@ std::string regionName(const Subgraph& subgraph, const NpuRegion& region) {
 } // namespace
 
 Schedule scheduleRegion(const ScheduleRequest& request, const DpOptions& options) {
-  const PassGraph graph(request.graph, request.region, request.accelerator);
-  const std::string label = regionName(graph.subgraph(), request.region);
+  const Subgraph& subgraph = request.graph.subgraphs.at(static_cast<std::size_t>(request.region.subgraph));
+  const std::string label = regionName(subgraph, request.region);
   const bool spilling = request.accelerator.memory().fastStorageIsSeparate();
   const std::int64_t sramLimit = effectiveSramLimit(options, request.accelerator.memory());
 
-  request.progress.begin("scheduling " + label, 3);
-  const PassEvaluator evaluator(graph, options.blockConfigLimit, spilling && options.useCascading);
-  request.progress.advance(1);
+  // One step per pass in each of four phases, so the bar moves through a long search: weight
+  // estimates, block config figures, the search, and the weights encoded for the chosen blocks.
+  const auto passes = static_cast<std::int64_t>(request.region.operations.size());
+  request.progress.begin("scheduling " + label, 4 * passes);
+  const PassGraph graph(request.graph, request.region, request.accelerator, &request.progress);
+  const PassEvaluator evaluator(graph, options.blockConfigLimit, spilling && options.useCascading, &request.progress);
 
   CandidateWeights weights = CandidateWeights::vela(spilling);
   weights.blockHeightInFrontier = options.paretoMetric == ParetoMetric::BandwidthCyclesMemoryBlockHeight;
   weights.maxCandidates = options.paretoMaxCandidates;
   weights.sramLimit = sramLimit;
-  DpSearch search(graph, evaluator, options, weights);
+  DpSearch search(graph, evaluator, options, weights, &request.progress);
   const StrategySetPtr best = search.run();
-  request.progress.advance(1);
 
-  Schedule schedule = buildSchedule(request.graph, graph, evaluator, *best, options, sramLimit, label);
+  Schedule schedule =
+      buildSchedule(request.graph, graph, evaluator, *best, options, sramLimit, label, &request.progress);
   if (!graph.hasLoops()) {
     // A region with a loop has no order that respects every link; the framework still checks that
     // every operation is scheduled once.

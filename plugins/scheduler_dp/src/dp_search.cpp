@@ -1,7 +1,5 @@
 #include "dp_search.hpp"
 
-#include "ifm_ofm_overlap.hpp"
-
 #include "npu/core/diagnostics.hpp"
 
 #include <tbb/parallel_for.h>
@@ -11,53 +9,6 @@
 namespace npu::dp {
 
 namespace {
-
-/// Strategies of a set by every pass they cover (Vela: pass_to_strat).
-std::map<int, const Strategy*> strategiesByPass(const StrategySet& set) {
-  std::map<int, const Strategy*> result;
-  for (const auto& [last, strategy] : set.strategies) {
-    for (const int pass : strategy->passes) {
-      result[pass] = strategy.get();
-    }
-  }
-  return result;
-}
-
-bool compatible(const std::map<int, StrategyPtr>& combination, const std::map<int, const Strategy*>& alternative) {
-  for (const auto& [pass, strategy] : combination) {
-    const auto it = alternative.find(pass);
-    if (it != alternative.end() && strategy.get() != it->second && !strategy->sameAs(*it->second)) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/// `candidate` with `pass` appended, run with block config `block` (OFM block height `blockHeight`):
-/// the pass adds `sram` bytes and its metrics.
-Candidate withPass(const Candidate& candidate, int pass, int block, int blockHeight, std::int64_t sram,
-                   const Metrics& metrics) {
-  auto strategy = std::make_shared<Strategy>(*candidate.strategy);
-  strategy->sramUsed += sram;
-  strategy->passes.push_back(pass);
-  strategy->blockConfigs.push_back(block);
-  strategy->lastBlockHeight = blockHeight;
-  strategy->metrics += metrics;
-  return {std::move(strategy), candidate.set};
-}
-
-/// `extend(b)` for every block config index b below `count`, in parallel, concatenated in block order so
-/// that the result does not depend on the thread count.
-template <typename Extend>
-Candidates forEachBlock(std::size_t count, const Extend& extend) {
-  std::vector<Candidates> perBlock(count);
-  tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) { perBlock[b] = extend(static_cast<int>(b)); });
-  Candidates result;
-  for (auto& list : perBlock) {
-    result.insert(result.end(), list.begin(), list.end());
-  }
-  return result;
-}
 
 Candidates appendSram(std::int64_t sram, const Candidates& data) {
   Candidates result;
@@ -70,6 +21,15 @@ Candidates appendSram(std::int64_t sram, const Candidates& data) {
   return result;
 }
 
+/// Returns the cached value of `slot`, computing it with `solve` the first time.
+template <typename Solve>
+const Candidates& memoised(std::optional<Candidates>& slot, const Solve& solve) {
+  if (!slot) {
+    slot = solve();
+  }
+  return *slot;
+}
+
 } // namespace
 
 Candidates collate(const std::vector<Candidates>& lists) {
@@ -79,17 +39,12 @@ Candidates collate(const std::vector<Candidates>& lists) {
   if (lists.size() == 1) {
     return lists.front();
   }
-  std::vector<std::map<int, StrategyPtr>> combinations{{}};
+  std::vector<StrategySetPtr> combinations{emptyStrategySet()};
   for (const Candidates& list : lists) {
-    std::vector<std::map<int, StrategyPtr>> next;
+    std::vector<StrategySetPtr> next;
     for (const Candidate& alternative : list) {
-      const auto byPass = strategiesByPass(*alternative.set);
-      for (const auto& previous : combinations) {
-        if (compatible(previous, byPass)) {
-          auto combined = previous;
-          for (const auto& [last, strategy] : alternative.set->strategies) {
-            combined.insert_or_assign(last, strategy);
-          }
+      for (const StrategySetPtr& previous : combinations) {
+        if (StrategySetPtr combined = joined(previous, alternative.set)) {
           next.push_back(std::move(combined));
         }
       }
@@ -98,21 +53,39 @@ Candidates collate(const std::vector<Candidates>& lists) {
   }
   Candidates result;
   result.reserve(combinations.size());
-  for (auto& combination : combinations) {
-    auto set = std::make_shared<StrategySet>();
-    set->strategies = std::move(combination);
-    set->updateStatistics();
-    result.push_back({emptyStrategy(), std::move(set)});
+  for (StrategySetPtr& combination : combinations) {
+    result.push_back({emptyStrategy(), std::move(combination)});
   }
   return result;
 }
 
 DpSearch::DpSearch(const PassGraph& graph, const PassEvaluator& evaluator, const DpOptions& options,
-                   const CandidateWeights& weights)
-    : graph_(graph), evaluator_(evaluator), options_(options), weights_(weights) {
+                   const CandidateWeights& weights, Progress* progress)
+    : graph_(graph), evaluator_(evaluator), options_(options), weights_(weights), progress_(progress) {
   spilling_ = graph.memory().fastStorageIsSeparate();
   // IFM/OFM overlap only where feature maps live in the searched memory.
   ifmOfmOverlap_ = graph.featureMapsInSearchedMemory();
+  const Subgraph& subgraph = graph.subgraph();
+  consumersOfTensor_.assign(subgraph.tensors.size(), 0);
+  for (const Operation& op : subgraph.operations) {
+    for (const TensorId input : op.inputs) {
+      if (subgraph.validTensorId(input)) {
+        ++consumersOfTensor_[static_cast<std::size_t>(input)];
+      }
+    }
+  }
+  const auto count = static_cast<std::size_t>(graph.size());
+  unsolvedConsumers_.assign(count, 0);
+  for (const DpPass& pass : graph.passes()) {
+    for (const int predecessor : pass.predecessors) {
+      ++unsolvedConsumers_[static_cast<std::size_t>(predecessor)];
+    }
+  }
+  outputs_.resize(count);
+  weightBodies_.resize(count);
+  for (auto& bodies : ifmBodies_) {
+    bodies.resize(count);
+  }
 }
 
 StrategySetPtr DpSearch::run() {
@@ -123,6 +96,11 @@ StrategySetPtr DpSearch::run() {
       static_cast<void>(ifmStreamingBody(pass, true));
     }
     static_cast<void>(searchOutput(pass));
+    weightBodies_[static_cast<std::size_t>(pass)].reset(); // read only by this pass's output
+    releaseSolvedPredecessors(pass);
+    if (progress_ != nullptr) {
+      progress_->advance(1);
+    }
   }
   // The passes nobody reads; passes only a loop reads are added, latest first, until every pass is
   // reached through DAG predecessors.
@@ -156,33 +134,43 @@ StrategySetPtr DpSearch::run() {
   const Candidates data = searchPassList(starting);
   const Candidate best = bestCandidate(data, weights_);
   if (!best.set) {
-    throwCompileError("the dynamic-programming scheduler found no schedule within " +
-                          std::to_string(weights_.sramLimit) + " bytes of " +
-                          std::string(displayNameOf(graph_.searchedMemory())),
-                      SourceLocation{graph_.sourcePath(), 0, 0, {}},
-                      "raise the arena cache size or the scheduler's sram_limit");
+    throwCompileError(
+        "the dynamic-programming scheduler found no schedule within " + std::to_string(weights_.sramLimit) +
+            " bytes of " + std::string(displayNameOf(graph_.searchedMemory())),
+        SourceLocation{graph_.sourcePath(), 0, 0, {}}, "raise the arena cache size or the scheduler's sram_limit");
   }
   return best.set;
 }
 
+void DpSearch::releaseSolvedPredecessors(int pass) {
+  // A sub-problem released too early would only be solved again; one kept too long costs memory.
+  for (const int predecessor : graph_.pass(pass).predecessors) {
+    const auto index = static_cast<std::size_t>(predecessor);
+    if (--unsolvedConsumers_[index] == 0) {
+      outputs_[index].reset();
+      for (auto& bodies : ifmBodies_) {
+        bodies[index].reset();
+      }
+    }
+  }
+}
+
 const Candidates& DpSearch::searchOutput(int pass) {
-  if (const auto it = outputs_.find(pass); it != outputs_.end()) {
-    return it->second;
-  }
-  Candidates candidates = weightStreamingOutput(pass);
-  if (options_.useIfmStreaming) {
-    Candidates ifm = ifmStreamingOutput(pass);
-    candidates.insert(candidates.end(), ifm.begin(), ifm.end());
-  }
-  Candidates best = paretoFrontier(std::move(candidates), weights_);
-  if (best.empty()) {
-    throwCompileError("pass " + graph_.describe(pass) + " does not fit in " + std::to_string(weights_.sramLimit) +
-                          " bytes of " + std::string(displayNameOf(graph_.searchedMemory())) +
-                          " with any streaming strategy",
-                      SourceLocation{graph_.sourcePath(), 0, 0, {}},
-                      "raise the arena cache size or the scheduler's sram_limit");
-  }
-  return outputs_.emplace(pass, std::move(best)).first->second;
+  return memoised(outputs_.at(static_cast<std::size_t>(pass)), [&] {
+    Candidates candidates = weightStreamingOutput(pass);
+    if (options_.useIfmStreaming) {
+      Candidates ifm = ifmStreamingOutput(pass);
+      candidates.insert(candidates.end(), ifm.begin(), ifm.end());
+    }
+    Candidates best = paretoFrontier(std::move(candidates), weights_);
+    if (best.empty()) {
+      throwCompileError(
+          "pass " + graph_.describe(pass) + " does not fit in " + std::to_string(weights_.sramLimit) + " bytes of " +
+              std::string(displayNameOf(graph_.searchedMemory())) + " with any streaming strategy",
+          SourceLocation{graph_.sourcePath(), 0, 0, {}}, "raise the arena cache size or the scheduler's sram_limit");
+    }
+    return best;
+  });
 }
 
 Candidates DpSearch::searchPassList(const std::vector<int>& passes) {
@@ -221,26 +209,61 @@ Candidates DpSearch::weightStreamingOutput(int pass) {
   return graduate(StreamingStrategy::WeightStream, sram, weightStreamingBody(pass));
 }
 
-const Candidates& DpSearch::weightStreamingBody(int pass) {
-  if (const auto it = weightBodies_.find(pass); it != weightBodies_.end()) {
-    return it->second;
-  }
-  const Candidates data = appendSram(graph_.inputBytesInSearchedMemory(pass), searchPredecessors(pass));
+template <typename ExtensionsOf, typename SramOf>
+Candidates DpSearch::extendedFrontier(int pass, bool outputToFastStorage, const ExtensionsOf& extensionsOf,
+                                      const SramOf& sramOf) {
   const auto& blocks = evaluator_.blockConfigs(pass);
-  Candidates result = forEachBlock(blocks.size(), [&](int b) {
-    const BlockConfig& block = blocks[static_cast<std::size_t>(b)];
-    // Weights are double-buffered in slices of the block depth.
-    const std::int64_t sram = graph_.doubleBufferBytes(pass, block.ofmBlock.depth, options_.weightEstimationScaling);
-    const Metrics& metrics = evaluator_.metrics(pass, b, false);
-    Candidates extended;
-    extended.reserve(data.size());
-    for (const Candidate& candidate : data) {
-      extended.push_back(withPass(candidate, pass, b, block.ofmBlock.height, sram, metrics));
+  std::vector<std::vector<Extension>> extensions(blocks.size());
+  std::vector<std::vector<CandidateFigures>> figures(blocks.size());
+  // Figures per block config in parallel, concatenated in block order so that the result does not
+  // depend on the thread count.
+  tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
+    const int block = static_cast<int>(b);
+    extensions[b] = extensionsOf(block);
+    const Metrics& metrics = evaluator_.metrics(pass, block, outputToFastStorage);
+    const std::int64_t sram = sramOf(block);
+    figures[b].reserve(extensions[b].size());
+    for (const Extension& extension : extensions[b]) {
+      figures[b].push_back(figuresOfExtension(*extension.source, metrics, sram + extension.extraSram,
+                                              blocks[b].ofmBlock.height, weights_));
     }
-    return extended;
   });
-  combinations_ += static_cast<std::int64_t>(result.size());
-  return weightBodies_.emplace(pass, paretoFrontier(std::move(result), weights_)).first->second;
+  std::vector<CandidateFigures> all;
+  std::vector<std::pair<int, std::size_t>> positions; // (block config, extension)
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    all.insert(all.end(), figures[b].begin(), figures[b].end());
+    for (std::size_t i = 0; i < figures[b].size(); ++i) {
+      positions.emplace_back(static_cast<int>(b), i);
+    }
+  }
+  combinations_ += static_cast<std::int64_t>(all.size());
+  Candidates frontier;
+  for (const std::size_t kept : paretoSelection(all, weights_)) {
+    const auto [block, i] = positions[kept];
+    const Extension& extension = extensions[static_cast<std::size_t>(block)][i];
+    frontier.push_back(withPass(*extension.source, pass, block, sramOf(block) + extension.extraSram,
+                                evaluator_.metrics(pass, block, outputToFastStorage), extension.rollingBufferHeight));
+  }
+  return frontier;
+}
+
+const Candidates& DpSearch::weightStreamingBody(int pass) {
+  return memoised(weightBodies_.at(static_cast<std::size_t>(pass)), [&] {
+    const Candidates data = appendSram(graph_.inputBytesInSearchedMemory(pass), searchPredecessors(pass));
+    std::vector<Extension> extensions;
+    extensions.reserve(data.size());
+    for (const Candidate& candidate : data) {
+      extensions.push_back({&candidate, 0, 0});
+    }
+    const auto& blocks = evaluator_.blockConfigs(pass);
+    return extendedFrontier(
+        pass, false, [&](int) { return extensions; },
+        [&](int b) {
+          // Weights are double-buffered in slices of the block depth.
+          return graph_.doubleBufferBytes(pass, blocks[static_cast<std::size_t>(b)].ofmBlock.depth,
+                                          options_.weightEstimationScaling);
+        });
+  });
 }
 
 Candidates DpSearch::ifmStreamingOutput(int pass) {
@@ -252,33 +275,52 @@ Candidates DpSearch::ifmStreamingOutput(int pass) {
 }
 
 const Candidates& DpSearch::ifmStreamingBody(int pass, bool outputToFastStorage) {
-  const auto key = std::pair(pass, outputToFastStorage);
-  if (const auto it = ifmBodies_.find(key); it != ifmBodies_.end()) {
-    return it->second;
-  }
-  if (!graph_.pass(pass).ifmStreamable) {
-    return ifmBodies_.emplace(key, Candidates{}).first->second;
-  }
-  const Candidates inputData = appendSram(graph_.inputBytesInSearchedMemory(pass), searchPredecessors(pass));
-  // IFM streaming keeps the whole weight stream resident.
-  const std::int64_t base = graph_.residentWeightBytes(pass, options_.weightEstimationScaling);
-  const auto& blocks = evaluator_.blockConfigs(pass);
-  // Cascading options depend on the predecessors only, so they are found once for every block config.
-  const auto cascades = options_.useCascading ? cascadeOptions(pass) : std::vector<CascadeOption>{};
-  Candidates result = forEachBlock(blocks.size(), [&](int b) {
-    Candidates source = ifmStreamingPartial(pass, b, cascades);
-    source.insert(source.end(), inputData.begin(), inputData.end());
-    const Metrics& metrics = evaluator_.metrics(pass, b, outputToFastStorage);
-    const int height = blocks[static_cast<std::size_t>(b)].ofmBlock.height;
-    Candidates extended;
-    extended.reserve(source.size());
-    for (const Candidate& candidate : source) {
-      extended.push_back(withPass(candidate, pass, b, height, base, metrics));
+  auto& slot = ifmBodies_.at(outputToFastStorage ? 1 : 0).at(static_cast<std::size_t>(pass));
+  return memoised(slot, [&] {
+    if (!graph_.pass(pass).ifmStreamable) {
+      return Candidates{};
     }
-    return extended;
+    const Candidates inputData = appendSram(graph_.inputBytesInSearchedMemory(pass), searchPredecessors(pass));
+    // IFM streaming keeps the whole weight stream resident.
+    const std::int64_t base = graph_.residentWeightBytes(pass, options_.weightEstimationScaling);
+    // Cascading options depend on the predecessors only, so they are found once for every block config.
+    const auto cascades = options_.useCascading ? cascadeOptions(pass) : std::vector<CascadeOption>{};
+    return extendedFrontier(
+        pass, outputToFastStorage,
+        [&](int b) {
+          std::vector<Extension> extensions = ifmStreamingPartial(pass, b, cascades);
+          for (const Candidate& candidate : inputData) {
+            extensions.push_back({&candidate, 0, 0});
+          }
+          return extensions;
+        },
+        [&](int) { return base; });
   });
-  combinations_ += static_cast<std::int64_t>(result.size());
-  return ifmBodies_.emplace(key, paretoFrontier(std::move(result), weights_)).first->second;
+}
+
+Candidate DpSearch::withPass(const Candidate& candidate, int pass, int block, std::int64_t sram, const Metrics& metrics,
+                             int rollingBufferHeight) const {
+  const Strategy& open = *candidate.strategy;
+  auto step = std::make_shared<CascadeStep>();
+  step->pass = pass;
+  step->blockConfig = block;
+  step->rollingBufferHeight = rollingBufferHeight;
+  step->digest = stepDigest(open.empty() ? 0 : open.lastStep->digest, pass, block, rollingBufferHeight);
+  step->previous = open.lastStep;
+  step->length = open.length() + 1;
+  step->firstPass = open.empty() ? pass : open.firstPass();
+  step->firstBlockConfig = open.empty() ? block : open.lastStep->firstBlockConfig;
+  if (ifmOfmOverlap_ && !open.empty()) {
+    const CascadeStep& producer = *open.lastStep;
+    step->firstPassRows = extendFirstPassRows(producer.firstPassRows, stripedPass(producer.pass, producer.blockConfig),
+                                              stripedPass(pass, block));
+  }
+  auto strategy = std::make_shared<Strategy>(open);
+  strategy->lastStep = std::move(step);
+  strategy->lastBlockHeight = evaluator_.blockConfigs(pass).at(static_cast<std::size_t>(block)).ofmBlock.height;
+  strategy->metrics += metrics;
+  strategy->sramUsed += sram;
+  return {std::move(strategy), candidate.set};
 }
 
 bool DpSearch::isCascadePredecessor(int pass, int predecessor) const {
@@ -301,13 +343,9 @@ bool DpSearch::isCascadePredecessor(int pass, int predecessor) const {
   if (spilling_ && producerOp.attributes.has("memory_function")) {
     return false;
   }
-  int consumers = 0;
-  for (const Operation& op : subgraph.operations) {
-    consumers += static_cast<int>(std::count(op.inputs.begin(), op.inputs.end(), consumer.ifm));
-  }
   const bool subgraphOutput =
       std::find(subgraph.outputs.begin(), subgraph.outputs.end(), consumer.ifm) != subgraph.outputs.end();
-  return consumers == 1 && !subgraphOutput;
+  return consumersOfTensor_.at(static_cast<std::size_t>(consumer.ifm)) == 1 && !subgraphOutput;
 }
 
 int DpSearch::rollingBufferHeight(int predecessor, int predecessorBlock, int pass, int block) const {
@@ -337,7 +375,8 @@ std::vector<DpSearch::CascadeOption> DpSearch::cascadeOptions(int pass) {
   return result;
 }
 
-Candidates DpSearch::ifmStreamingPartial(int pass, int block, const std::vector<CascadeOption>& cascades) const {
+std::vector<DpSearch::Extension> DpSearch::ifmStreamingPartial(int pass, int block,
+                                                               const std::vector<CascadeOption>& cascades) const {
   const DpPass& consumer = graph_.pass(pass);
   std::int64_t otherInputs = 0;
   if (graph_.featureMapsInSearchedMemory()) {
@@ -347,14 +386,11 @@ Candidates DpSearch::ifmStreamingPartial(int pass, int block, const std::vector<
       }
     }
   }
-  Candidates result;
+  std::vector<Extension> result;
   for (const CascadeOption& cascade : cascades) {
     for (const Candidate& option : cascade.options) {
-      const int height = rollingBufferHeight(cascade.predecessor, option.strategy->blockConfigs.back(), pass, block);
-      auto strategy = std::make_shared<Strategy>(*option.strategy);
-      strategy->sramUsed += otherInputs + graph_.rollingBufferBytes(pass, height);
-      strategy->rollingBuffers.push_back(RollingBuffer{pass, height});
-      result.push_back({std::move(strategy), option.set});
+      const int height = rollingBufferHeight(cascade.predecessor, option.strategy->lastStep->blockConfig, pass, block);
+      result.push_back({&option, otherInputs + graph_.rollingBufferBytes(pass, height), height});
     }
   }
   return result;
@@ -378,36 +414,37 @@ Candidates DpSearch::searchAllButOnePredecessor(int pass, int predecessor, const
   return result;
 }
 
-std::int64_t DpSearch::allowedOverlap(const Strategy& strategy) const {
-  if (strategy.kind != StreamingStrategy::IfmStream || strategy.passes.empty()) {
-    return 0;
-  }
+StripedPass DpSearch::stripedPass(int index, int block) const {
   const Subgraph& subgraph = graph_.subgraph();
-  const DpPass& first = graph_.pass(strategy.passes.front());
-  const DpPass& last = graph_.pass(strategy.passes.back());
-  if (first.ifm == kNoTensor || last.ofm == kNoTensor) {
+  const DpPass& pass = graph_.pass(index);
+  const Operation& op = graph_.operation(index);
+  StripedPass striped;
+  striped.ifm = pass.shapes.ifm;
+  striped.ofm = pass.shapes.ofm;
+  striped.ifmElementBytes = pass.ifm == kNoTensor ? 1 : bytesOf(subgraph.tensor(pass.ifm).type);
+  striped.ofmElementBytes = pass.ofm == kNoTensor ? 1 : bytesOf(subgraph.tensor(pass.ofm).type);
+  striped.kernel = op.kernel.value_or(Kernel{});
+  striped.paddingTop = op.explicitPadding.top;
+  striped.upscaling = op.ifmResampling == Resampling::None || pass.shapes.ifm.height == 0
+                          ? 1
+                          : static_cast<int>(divRoundUp(pass.shapes.ofm.height, pass.shapes.ifm.height));
+  striped.blockHeight = evaluator_.blockConfigs(index).at(static_cast<std::size_t>(block)).ofmBlock.height;
+  return striped;
+}
+
+std::int64_t DpSearch::allowedOverlap(const Strategy& strategy) const {
+  if (strategy.kind != StreamingStrategy::IfmStream || strategy.empty()) {
     return 0;
   }
-  std::vector<StripedPass> passes;
-  for (std::size_t i = 0; i < strategy.passes.size(); ++i) {
-    const DpPass& pass = graph_.pass(strategy.passes[i]);
-    const Operation& op = graph_.operation(pass.index);
-    const BlockConfig& block =
-        evaluator_.blockConfigs(pass.index).at(static_cast<std::size_t>(strategy.blockConfigs[i]));
-    StripedPass striped;
-    striped.ifm = pass.shapes.ifm;
-    striped.ofm = pass.shapes.ofm;
-    striped.ifmElementBytes = bytesOf(subgraph.tensor(pass.ifm).type);
-    striped.ofmElementBytes = bytesOf(subgraph.tensor(pass.ofm).type);
-    striped.kernel = op.kernel.value_or(Kernel{});
-    striped.paddingTop = op.explicitPadding.top;
-    striped.upscaling = op.ifmResampling == Resampling::None || pass.shapes.ifm.height == 0
-                            ? 1
-                            : static_cast<int>(divRoundUp(pass.shapes.ofm.height, pass.shapes.ifm.height));
-    striped.blockHeight = block.ofmBlock.height;
-    passes.push_back(striped);
+  const CascadeStep& last = *strategy.lastStep;
+  const DpPass& firstPass = graph_.pass(last.firstPass);
+  const DpPass& lastPass = graph_.pass(last.pass);
+  if (firstPass.ifm == kNoTensor || lastPass.ofm == kNoTensor) {
+    return 0;
   }
-  return allowedIfmOfmOverlap(passes, graph_.linearBytes(first.ifm), graph_.linearBytes(last.ofm));
+  return allowedIfmOfmOverlap(stripedPass(last.firstPass, last.firstBlockConfig),
+                              stripedPass(last.pass, last.blockConfig), last.length == 1, last.firstPassRows,
+                              graph_.linearBytes(firstPass.ifm), graph_.linearBytes(lastPass.ofm));
 }
 
 } // namespace npu::dp

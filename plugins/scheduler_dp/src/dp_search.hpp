@@ -4,15 +4,19 @@
 // possibly cascaded with its single predecessor through a rolling buffer; the partial schedules of
 // each sub-problem are reduced to a Pareto frontier of (weighted bandwidth + cycles, peak memory,
 // memory of the open cascade). Sub-problems are solved once per pass, in region order, so the search
-// never recurses deeply and a graph with loops (links dropped by PassGraph) cannot make it revisit.
+// never recurses deeply and a graph with loops (links dropped by PassGraph) cannot make it revisit; a
+// pass's sub-problems are released once every pass reading it is solved, so memory stays in proportion
+// to the candidates alive rather than to every candidate ever kept.
 
 #include "dp_options.hpp"
+#include "frontier.hpp"
+#include "ifm_ofm_overlap.hpp"
 #include "pass_evaluator.hpp"
 #include "pass_graph.hpp"
 #include "strategy.hpp"
 
+#include <array>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <vector>
 
@@ -20,8 +24,9 @@ namespace npu::dp {
 
 class DpSearch {
 public:
+  /// `progress`, when given, advances one step per pass solved.
   DpSearch(const PassGraph& graph, const PassEvaluator& evaluator, const DpOptions& options,
-           const CandidateWeights& weights);
+           const CandidateWeights& weights, Progress* progress = nullptr);
 
   /// The best complete set of cascaded passes; throws a Compile error naming a pass that cannot be
   /// scheduled within the SRAM limit.
@@ -40,8 +45,27 @@ private:
     int predecessor = 0;
     Candidates options;
   };
+  /// A partial schedule a pass may extend: `source`, whose open cascade the pass joins through a
+  /// rolling buffer of `rollingBufferHeight` rows (0 when it starts one), adding `extraSram` bytes.
+  struct Extension {
+    const Candidate* source = nullptr;
+    std::int64_t extraSram = 0;
+    int rollingBufferHeight = 0;
+  };
   std::vector<CascadeOption> cascadeOptions(int pass);
-  [[nodiscard]] Candidates ifmStreamingPartial(int pass, int block, const std::vector<CascadeOption>& cascades) const;
+  [[nodiscard]] std::vector<Extension> ifmStreamingPartial(int pass, int block,
+                                                           const std::vector<CascadeOption>& cascades) const;
+  /// The frontier of `extensionsOf(b)` extended by `pass` with every block config b, `sramOf(b)` bytes
+  /// more and the figures of `outputToFastStorage`; only the candidates the frontier keeps are built.
+  template <typename ExtensionsOf, typename SramOf>
+  Candidates extendedFrontier(int pass, bool outputToFastStorage, const ExtensionsOf& extensionsOf,
+                              const SramOf& sramOf);
+  /// `candidate` with `pass` appended, run with block config `block`, adding `sram` bytes.
+  [[nodiscard]] Candidate withPass(const Candidate& candidate, int pass, int block, std::int64_t sram,
+                                   const Metrics& metrics, int rollingBufferHeight) const;
+  [[nodiscard]] StripedPass stripedPass(int pass, int block) const;
+  /// Drops the sub-problems of the predecessors of `pass` that no later pass reads.
+  void releaseSolvedPredecessors(int pass);
   Candidates searchPredecessors(int pass);
   Candidates searchPassList(const std::vector<int>& passes);
   Candidates searchAllButOnePredecessor(int pass, int predecessor, const Candidates& predecessorData);
@@ -54,11 +78,15 @@ private:
   const PassEvaluator& evaluator_;
   const DpOptions& options_;
   CandidateWeights weights_;
+  Progress* progress_;
   bool spilling_ = false;
   bool ifmOfmOverlap_ = true;
-  std::map<int, Candidates> outputs_;
-  std::map<int, Candidates> weightBodies_;
-  std::map<std::pair<int, bool>, Candidates> ifmBodies_;
+  std::vector<int> consumersOfTensor_; ///< operations of the subgraph reading each tensor
+  std::vector<int> unsolvedConsumers_; ///< per pass, DAG successors not yet solved
+  // Solved sub-problems per pass (Vela memoises them in dictionaries).
+  std::vector<std::optional<Candidates>> outputs_;
+  std::vector<std::optional<Candidates>> weightBodies_;
+  std::array<std::vector<std::optional<Candidates>>, 2> ifmBodies_; ///< by whether the OFM goes to fast storage
   std::int64_t combinations_ = 0;
 };
 

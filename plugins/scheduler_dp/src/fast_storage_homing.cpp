@@ -18,19 +18,17 @@ bool isFeatureMap(const Subgraph& subgraph, TensorId tensor) {
 
 } // namespace
 
-void CascadeLayout::addPass(int pass, int cascade, const StrategyPtr& strategy,
+void CascadeLayout::addPass(int pass, int cascade, int rollingBufferHeight,
                             std::vector<scheduling::WeightBufferUse> buffers) {
   const DpPass& p = graph_.pass(pass);
   const Subgraph& subgraph = graph_.subgraph();
   scheduling::StepLayout step;
   step.cascade = cascade;
-  for (const RollingBuffer& rolling : strategy->rollingBuffers) {
-    if (rolling.pass == pass && cascade != 0) {
-      const Shape4 ifm = Shape4::fromShape(subgraph.tensor(p.ifm).shape);
-      step.rollingBuffer =
-          Shape4{1, std::min(ifm.height, rolling.height), ifm.width, static_cast<int>(roundUp(ifm.depth, 16))};
-      fastStorage_[p.ifm] = graph_.memory().fastStorageArea;
-    }
+  if (rollingBufferHeight > 0 && cascade != 0) {
+    const Shape4 ifm = Shape4::fromShape(subgraph.tensor(p.ifm).shape);
+    step.rollingBuffer =
+        Shape4{1, std::min(ifm.height, rollingBufferHeight), ifm.width, static_cast<int>(roundUp(ifm.depth, 16))};
+    fastStorage_[p.ifm] = graph_.memory().fastStorageArea;
   }
   step.weightBuffers = std::move(buffers);
   step.depthSliceBoundaries = static_cast<int>(step.weightBuffers.size());

@@ -25,7 +25,7 @@ public:
   CascadeLayout(const PassGraph& graph, const DpOptions& options) : graph_(graph), options_(options) {}
 
   /// Adds the next pass in execution order with the buffers it needs in fast storage.
-  void addPass(int pass, int cascade, const StrategyPtr& strategy, std::vector<scheduling::WeightBufferUse> buffers);
+  void addPass(int pass, int cascade, int rollingBufferHeight, std::vector<scheduling::WeightBufferUse> buffers);
   /// Closes the cascaded pass whose passes were added last; `sramUsed` is its fast storage estimate.
   void endCascadedPass(std::int64_t sramUsed);
   /// Moves feature maps between cascaded passes into fast storage, shortest-lived and largest first,

@@ -2,100 +2,96 @@
 
 #include <algorithm>
 #include <limits>
-#include <vector>
 
 namespace npu::dp {
 
 namespace {
 
-struct RowRange {
-  std::int64_t begin = 0;
-  std::int64_t end = 0;
-};
+std::int64_t rowBytes(const Shape4& shape, int elementBytes) {
+  return std::int64_t{shape.width} * shape.depth * elementBytes;
+}
 
-/// IFM rows a stripe of OFM rows [begin, end) reads (Box.transform_with_strides_and_skirt, rows only).
-RowRange ifmRows(const StripedPass& pass, std::int64_t begin, std::int64_t end) {
+int stripeHeight(const StripedPass& pass) {
+  return std::max(pass.blockHeight, 1);
+}
+
+/// OFM rows a pass has produced after it was asked for `rows`: whole stripes, at most all rows.
+std::int64_t producedRows(const StripedPass& pass, std::int64_t rows) {
+  if (rows <= 0) {
+    return 0;
+  }
+  const std::int64_t height = stripeHeight(pass);
+  return std::min((rows + height - 1) / height * height, std::int64_t{pass.ofm.height});
+}
+
+/// The IFM bytes of the first pass against the OFM bytes of the last: what one check of Vela's replay
+/// allows the OFM to overlap when `written` OFM bytes exist and the IFM is read up to `read`.
+std::int64_t overlapAllowed(std::int64_t written, std::int64_t read, std::int64_t ofmSize) {
+  return ofmSize - std::max<std::int64_t>(written - std::min(read, ofmSize), 0);
+}
+
+} // namespace
+
+RowRange ifmRowsRead(const StripedPass& pass, std::int64_t ofmBegin, std::int64_t ofmEnd) {
   const std::int64_t stride = pass.kernel.strideY;
-  const std::int64_t first = begin * stride - pass.paddingTop;
-  const std::int64_t last = (end - 1) * stride - pass.paddingTop + pass.kernel.areaHeight();
+  const std::int64_t first = ofmBegin * stride - pass.paddingTop;
+  const std::int64_t last = (ofmEnd - 1) * stride - pass.paddingTop + pass.kernel.areaHeight();
   const std::int64_t upscale = std::max(pass.upscaling, 1);
   return {std::clamp<std::int64_t>(first / upscale, 0, pass.ifm.height),
           std::clamp<std::int64_t>((last + upscale - 1) / upscale, 0, pass.ifm.height)};
 }
 
-std::int64_t rowBytes(const Shape4& shape, int elementBytes) {
-  return std::int64_t{shape.width} * shape.depth * elementBytes;
+std::vector<std::int32_t> extendFirstPassRows(std::span<const std::int32_t> producerRows, const StripedPass& producer,
+                                              const StripedPass& pass) {
+  std::vector<std::int32_t> rows(static_cast<std::size_t>(std::max(pass.ofm.height, 0)) + 1, 0);
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    // A stripe ending at row r asks its producer for the rows it reads; the producer runs whole stripes.
+    const std::int64_t produced = producedRows(producer, ifmRowsRead(pass, 0, static_cast<std::int64_t>(r)).end);
+    rows[r] =
+        producerRows.empty() ? static_cast<std::int32_t>(produced) : producerRows[static_cast<std::size_t>(produced)];
+  }
+  return rows;
 }
 
-/// Replays the stripes of an IFM-streamed cascade (generate_high_level_command_stream_for_pass).
-class StripeReplay {
-public:
-  StripeReplay(std::span<const StripedPass> passes, std::int64_t ifmStorage, std::int64_t ofmStorage)
-      : passes_(passes), nextRow_(passes.size(), 0), rowsPresent_(passes.size(), 0), ifmRead_(ifmStorage),
-        ofmSize_(ofmStorage) {
-    rowsPresent_[0] = passes.front().ifm.height;
-  }
-
-  std::int64_t run() {
-    produce(passes_.size() - 1, std::numeric_limits<std::int64_t>::max());
-    return std::max<std::int64_t>(minOverlap_, 0);
-  }
-
-private:
-  /// Emits stripes of pass `index` until it has produced `rows` OFM rows (or all of them).
-  void produce(std::size_t index, std::int64_t rows) {
-    const StripedPass& pass = passes_[index];
-    auto& next = nextRow_[index];
-    while (next < pass.ofm.height && next < rows) {
-      const std::int64_t begin = next;
-      const std::int64_t end = std::min<std::int64_t>(begin + std::max(pass.blockHeight, 1), pass.ofm.height);
-      const RowRange input = ifmRows(pass, begin, end);
-      if (index > 0 && rowsPresent_[index] < input.end) {
-        produce(index - 1, input.end);
-        rowsPresent_[index] = std::max(rowsPresent_[index], nextRow_[index - 1]);
-      }
-      emit(index, input, end);
-      next = end;
-    }
-  }
-
-  void emit(std::size_t index, const RowRange& input, std::int64_t ofmEnd) {
-    const bool first = index == 0;
-    const bool last = index == passes_.size() - 1;
-    const StripedPass& pass = passes_[index];
-    if (first) {
-      ifmRead_ = input.begin * rowBytes(pass.ifm, pass.ifmElementBytes);
-    }
-    if (last) {
-      highestWrite_ = std::max(highestWrite_, ofmEnd * rowBytes(pass.ofm, pass.ofmElementBytes));
-    }
-    if (first || last) {
-      const std::int64_t required = std::max<std::int64_t>(highestWrite_ - std::min(ifmRead_, ofmSize_), 0);
-      minOverlap_ = std::min(minOverlap_, ofmSize_ - required);
-    }
-    if (first) {
-      ifmRead_ = input.end * rowBytes(pass.ifm, pass.ifmElementBytes);
-    }
-  }
-
-  std::span<const StripedPass> passes_;
-  std::vector<std::int64_t> nextRow_;
-  std::vector<std::int64_t> rowsPresent_;
-  std::int64_t ifmRead_ = 0;
-  std::int64_t ofmSize_ = 0;
-  std::int64_t highestWrite_ = 0;
-  std::int64_t minOverlap_ = std::numeric_limits<std::int64_t>::max();
-};
-
-} // namespace
-
-std::int64_t allowedIfmOfmOverlap(std::span<const StripedPass> passes, std::int64_t ifmStorageBytes,
+std::int64_t allowedIfmOfmOverlap(const StripedPass& first, const StripedPass& last, bool onePass,
+                                  std::span<const std::int32_t> firstPassRows, std::int64_t ifmStorageBytes,
                                   std::int64_t ofmStorageBytes) {
-  if (passes.empty()) {
-    return 0;
+  const std::int64_t ifmRowBytes = rowBytes(first.ifm, first.ifmElementBytes);
+  const std::int64_t ofmRowBytes = rowBytes(last.ofm, last.ofmElementBytes);
+  const std::int64_t lastHeight = stripeHeight(last);
+  const std::int64_t firstHeight = stripeHeight(first);
+  std::int64_t least = std::numeric_limits<std::int64_t>::max();
+  // Where the first pass has read up to; Vela starts from the whole IFM.
+  std::int64_t read = ifmStorageBytes;
+  std::int64_t written = 0;
+  std::int64_t firstStripes = 0; // stripes the first pass has run
+  for (std::int64_t begin = 0; begin < last.ofm.height; begin += lastHeight) {
+    const std::int64_t end = std::min(begin + lastHeight, std::int64_t{last.ofm.height});
+    if (onePass) {
+      // The pass reads its stripe, writes it, and only then releases the rows it read.
+      written = std::max(written, end * ofmRowBytes);
+      least =
+          std::min(least, overlapAllowed(written, ifmRowsRead(first, begin, end).begin * ifmRowBytes, ofmStorageBytes));
+      continue;
+    }
+    // Before the last pass writes this stripe, the first pass runs the stripes the cascade needs. The
+    // earliest of them releases the least, so it alone decides what those checks allow.
+    const std::int64_t produced = firstPassRows[static_cast<std::size_t>(end)];
+    const std::int64_t stripes = (produced + firstHeight - 1) / firstHeight;
+    if (stripes > firstStripes) {
+      const std::int64_t stripeBegin = firstStripes * firstHeight;
+      const RowRange earliest =
+          ifmRowsRead(first, stripeBegin, std::min(stripeBegin + firstHeight, std::int64_t{first.ofm.height}));
+      least = std::min(least, overlapAllowed(written, earliest.begin * ifmRowBytes, ofmStorageBytes));
+      const std::int64_t latestBegin = (stripes - 1) * firstHeight;
+      read = ifmRowsRead(first, latestBegin, std::min(latestBegin + firstHeight, std::int64_t{first.ofm.height})).end *
+             ifmRowBytes;
+      firstStripes = stripes;
+    }
+    written = std::max(written, end * ofmRowBytes);
+    least = std::min(least, overlapAllowed(written, read, ofmStorageBytes));
   }
-  const std::int64_t overlap = StripeReplay(passes, ifmStorageBytes, ofmStorageBytes).run();
-  return overlap == std::numeric_limits<std::int64_t>::max() ? 0 : overlap;
+  return least == std::numeric_limits<std::int64_t>::max() ? 0 : std::max<std::int64_t>(least, 0);
 }
 
 } // namespace npu::dp

@@ -97,7 +97,8 @@ PerformanceContext searchContext(const PassGraph& graph, int index, const BlockC
   return context;
 }
 
-PassEvaluator::PassEvaluator(const PassGraph& graph, int blockConfigLimit, bool withFastStorageOutputs) {
+PassEvaluator::PassEvaluator(const PassGraph& graph, int blockConfigLimit, bool withFastStorageOutputs,
+                             Progress* progress) {
   const auto count = static_cast<std::size_t>(graph.size());
   blockConfigs_.resize(count);
   metrics_.resize(count);
@@ -126,6 +127,9 @@ PassEvaluator::PassEvaluator(const PassGraph& graph, int blockConfigLimit, bool 
             metrics_[i][b], costModel.estimate(graph.subgraph(), op, searchContext(graph, index, blocks[b], true)));
       }
     });
+    if (progress != nullptr) {
+      progress->advance(1);
+    }
   });
 }
 

@@ -26,7 +26,9 @@ namespace npu::dp {
 
 class PassEvaluator {
 public:
-  PassEvaluator(const PassGraph& graph, int blockConfigLimit, bool withFastStorageOutputs);
+  /// `progress`, when given, advances one step per pass evaluated.
+  PassEvaluator(const PassGraph& graph, int blockConfigLimit, bool withFastStorageOutputs,
+                Progress* progress = nullptr);
 
   [[nodiscard]] const std::vector<BlockConfig>& blockConfigs(int pass) const {
     return blockConfigs_.at(static_cast<std::size_t>(pass));

@@ -71,12 +71,12 @@ std::int64_t allocationBytes(double bytes) {
   return roundUp(std::max<std::int64_t>(whole, 1), kAllocationQuantum);
 }
 
-PassGraph::PassGraph(const Graph& graph, const NpuRegion& region, const Accelerator& accelerator)
+PassGraph::PassGraph(const Graph& graph, const NpuRegion& region, const Accelerator& accelerator, Progress* progress)
     : graph_(&graph), subgraph_(&graph.subgraphs.at(static_cast<std::size_t>(region.subgraph))), region_(&region),
       accelerator_(&accelerator) {
   buildPasses();
   linkPasses();
-  estimateWeights();
+  estimateWeights(progress);
   computeNonLocalUsage();
 }
 
@@ -196,10 +196,13 @@ void PassGraph::linkPasses() {
   }
 }
 
-void PassGraph::estimateWeights() {
+void PassGraph::estimateWeights(Progress* progress) {
   const std::int64_t limit = accelerator_->memory().arenaCacheSize;
   tbb::parallel_for(std::size_t{0}, passes_.size(), [&](std::size_t i) {
     DpPass& pass = passes_[i];
+    if (progress != nullptr) {
+      progress->advance(1);
+    }
     if (pass.weights == kNoTensor) {
       return;
     }

@@ -48,7 +48,8 @@ struct DpPass {
 
 class PassGraph {
 public:
-  PassGraph(const Graph& graph, const NpuRegion& region, const Accelerator& accelerator);
+  /// `progress`, when given, advances one step per pass as its weights are estimated.
+  PassGraph(const Graph& graph, const NpuRegion& region, const Accelerator& accelerator, Progress* progress = nullptr);
 
   [[nodiscard]] const Subgraph& subgraph() const { return *subgraph_; }
   [[nodiscard]] const NpuRegion& region() const { return *region_; }
@@ -86,7 +87,7 @@ public:
 private:
   void buildPasses();
   void linkPasses();
-  void estimateWeights();
+  void estimateWeights(Progress* progress);
   void computeNonLocalUsage();
 
   const Graph* graph_;

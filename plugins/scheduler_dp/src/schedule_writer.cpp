@@ -112,8 +112,8 @@ Shape4 ifmStripeFor(const PassGraph& graph, const DpPass& pass, const Shape4& of
 
 std::vector<StrategyPtr> executionOrder(const PassGraph& graph, const StrategySet& set) {
   std::map<int, StrategyPtr> cascadeOf;
-  for (const auto& [last, strategy] : set.strategies) {
-    for (const int pass : strategy->passes) {
+  for (const StrategyPtr& strategy : set.strategies()) {
+    for (const int pass : strategy->passes()) {
       cascadeOf[pass] = strategy;
     }
   }
@@ -127,8 +127,9 @@ std::vector<StrategyPtr> executionOrder(const PassGraph& graph, const StrategySe
   };
   const auto frameFor = [&](const StrategyPtr& strategy) {
     Frame frame{strategy, {}};
-    const std::set<int> inside(strategy->passes.begin(), strategy->passes.end());
-    for (const int pass : strategy->passes) {
+    const auto passes = strategy->passes();
+    const std::set<int> inside(passes.begin(), passes.end());
+    for (const int pass : passes) {
       for (const int predecessor : graph.pass(pass).predecessors) {
         if (!inside.contains(predecessor)) {
           frame.pending.push_back(predecessor);
@@ -172,7 +173,7 @@ std::vector<StrategyPtr> executionOrder(const PassGraph& graph, const StrategySe
 }
 
 Schedule buildSchedule(const Graph& ir, const PassGraph& graph, const PassEvaluator& evaluator, const StrategySet& set,
-                       const DpOptions& options, std::int64_t sramLimit, const std::string& label) {
+                       const DpOptions& options, std::int64_t sramLimit, const std::string& label, Progress* progress) {
   const MemorySystem& memory = graph.memory();
   const Subgraph& subgraph = graph.subgraph();
   const auto cascadedPasses = executionOrder(graph, set);
@@ -183,31 +184,42 @@ Schedule buildSchedule(const Graph& ir, const PassGraph& graph, const PassEvalua
   schedule.region.operations.clear();
   // Weights are encoded again for the chosen block configs (weight_compressor.update_pass_weight_and_
   // scale_tensors); every pass is independent, so they are encoded in parallel.
-  std::vector<std::pair<const Strategy*, std::size_t>> positions;
+  struct Position {
+    StreamingStrategy kind = StreamingStrategy::Unknown;
+    int pass = 0;
+    int blockConfig = 0;
+    int rollingBufferHeight = 0;
+  };
+  std::vector<Position> positions;
   for (const StrategyPtr& strategy : cascadedPasses) {
-    for (std::size_t i = 0; i < strategy->passes.size(); ++i) {
-      positions.emplace_back(strategy.get(), i);
+    for (const CascadeStep* step = strategy->lastStep.get(); step != nullptr; step = step->previous.get()) {
+      positions.push_back({strategy->kind, step->pass, step->blockConfig, step->rollingBufferHeight});
     }
+    std::reverse(positions.end() - strategy->length(), positions.end());
   }
   std::vector<std::optional<EncodedPlan>> plans(positions.size());
   tbb::parallel_for(std::size_t{0}, positions.size(), [&](std::size_t k) {
-    const auto& [strategy, i] = positions[k];
-    const DpPass& pass = graph.pass(strategy->passes[i]);
+    const Position& position = positions[k];
+    const DpPass& pass = graph.pass(position.pass);
     if (pass.weights != kNoTensor) {
-      const auto& block = evaluator.blockConfigs(pass.index).at(static_cast<std::size_t>(strategy->blockConfigs[i]));
-      plans[k] = encodePlan(graph, pass, block, strategy->kind);
+      const auto& block = evaluator.blockConfigs(pass.index).at(static_cast<std::size_t>(position.blockConfig));
+      plans[k] = encodePlan(graph, pass, block, position.kind);
+    }
+    if (progress != nullptr) {
+      progress->advance(1);
     }
   });
   std::size_t nextPlan = 0;
   CascadeLayout layout(graph, options);
   int nextCascade = 1;
   for (const StrategyPtr& strategy : cascadedPasses) {
-    const bool cascaded = strategy->passes.size() > 1;
+    const bool cascaded = strategy->length() > 1;
     const int cascadeId = cascaded ? nextCascade++ : 0;
     std::int64_t cascadeBytes = strategy->sramUsed;
-    for (std::size_t i = 0; i < strategy->passes.size(); ++i) {
-      const DpPass& pass = graph.pass(strategy->passes[i]);
-      const int blockIndex = strategy->blockConfigs[i];
+    for (int i = 0; i < strategy->length(); ++i) {
+      const Position& position = positions[nextPlan];
+      const DpPass& pass = graph.pass(position.pass);
+      const int blockIndex = position.blockConfig;
       const BlockConfig& block = evaluator.blockConfigs(pass.index).at(static_cast<std::size_t>(blockIndex));
       ScheduledOperation scheduled;
       scheduled.op = pass.op;
@@ -226,12 +238,10 @@ Schedule buildSchedule(const Graph& ir, const PassGraph& graph, const PassEvalua
                                 ? ifmStripeFor(graph, pass, scheduled.ofmStripe)
                                 : pass.shapes.ifm;
       scheduled.ifm2Stripe = pass.shapes.ifm2;
-      for (const RollingBuffer& rolling : strategy->rollingBuffers) {
-        if (cascaded && rolling.pass == pass.index) {
-          const Shape4 ifm = Shape4::fromShape(subgraph.tensor(pass.ifm).shape);
-          scheduled.ifmRollingBuffer =
-              Shape4{1, std::min(ifm.height, rolling.height), ifm.width, static_cast<int>(roundUp(ifm.depth, 16))};
-        }
+      if (cascaded && position.rollingBufferHeight > 0) {
+        const Shape4 ifm = Shape4::fromShape(subgraph.tensor(pass.ifm).shape);
+        scheduled.ifmRollingBuffer = Shape4{1, std::min(ifm.height, position.rollingBufferHeight), ifm.width,
+                                            static_cast<int>(roundUp(ifm.depth, 16))};
       }
       std::vector<scheduling::WeightBufferUse> buffers;
       if (const auto& encoded = plans[nextPlan++]) {
@@ -249,13 +259,13 @@ Schedule buildSchedule(const Graph& ir, const PassGraph& graph, const PassEvalua
           scheduled.weights->scalesBuffered = true;
         }
       }
-      layout.addPass(pass.index, cascadeId, strategy, std::move(buffers));
+      layout.addPass(pass.index, cascadeId, position.rollingBufferHeight, std::move(buffers));
       schedule.region.operations.push_back(pass.op);
       schedule.operations.push_back(std::move(scheduled));
     }
     if (cascaded) {
-      schedule.cascades.push_back(CascadeInfo{cascadeId, graph.pass(strategy->passes.front()).op,
-                                              graph.pass(strategy->passes.back()).op, strategy->sramUsed});
+      schedule.cascades.push_back(CascadeInfo{cascadeId, graph.pass(strategy->firstPass()).op,
+                                              graph.pass(strategy->lastPass()).op, strategy->sramUsed});
     }
     layout.endCascadedPass(cascadeBytes);
   }

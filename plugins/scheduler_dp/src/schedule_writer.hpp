@@ -20,8 +20,9 @@ namespace npu::dp {
 /// passes nobody reads, each cascaded pass after the ones it reads from.
 [[nodiscard]] std::vector<StrategyPtr> executionOrder(const PassGraph& graph, const StrategySet& set);
 
+/// `progress`, when given, advances one step per pass whose weights are encoded.
 [[nodiscard]] Schedule buildSchedule(const Graph& ir, const PassGraph& graph, const PassEvaluator& evaluator,
                                      const StrategySet& set, const DpOptions& options, std::int64_t sramLimit,
-                                     const std::string& label);
+                                     const std::string& label, Progress* progress = nullptr);
 
 } // namespace npu::dp

@@ -3,7 +3,9 @@
 #include "npu/core/api.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -31,10 +33,13 @@ public:
   void end() override {}
 };
 
-/// Draws a one-line bar on a terminal (stderr); stays quiet when stderr is not a terminal.
+/// Draws a one-line bar with the stage's elapsed time on a terminal (stderr); stays quiet when stderr
+/// is not a terminal. The line is redrawn when the bar or the elapsed tenth of a second changes.
 class NPU_API TerminalProgress final : public Progress {
 public:
   TerminalProgress();
+  /// Draws on `out` when `enabled` (what the default does with stderr, for tests).
+  TerminalProgress(std::FILE* out, bool enabled);
   void begin(std::string_view stage, std::int64_t total) override;
   void advance(std::int64_t steps) override;
   void end() override;
@@ -42,12 +47,15 @@ public:
 private:
   void draw(bool force);
 
+  std::FILE* out_;
   bool enabled_;
   std::mutex mutex_;
   std::string stage_;
   std::int64_t total_ = 0;
   std::atomic<std::int64_t> done_{0};
+  std::chrono::steady_clock::time_point started_;
   std::int64_t lastDrawnPermille_ = -1;
+  std::int64_t lastDrawnTenths_ = -1;
 };
 
 } // namespace npu

@@ -54,6 +54,10 @@ struct GraphIssue {
 /// (or only by partial writes, each with a writeOffset),
 /// operations in a valid execution order, inputs/outputs valid, constant data sizes matching shapes.
 [[nodiscard]] std::vector<GraphIssue> verifyGraph(const Graph& graph);
+/// Shape consistency of the operators of a model as a frontend reads it (before lowering): weights
+/// against the OFM depth, bias lengths, batch, kernel against the IFM, per-channel quantisation against
+/// the channels, broadcasts, concatenations, element counts of reshapes. Each issue names the operation.
+[[nodiscard]] std::vector<GraphIssue> verifyOperatorShapes(const Graph& graph);
 /// Throws an Internal error listing the issues when verifyGraph finds any; `after` names the pass.
 void requireValidGraph(const Graph& graph, std::string_view after);
 

@@ -53,6 +53,9 @@ struct MemorySystem {
   MemoryArea featureMapArea = MemoryArea::Unknown;  ///< where feature maps live by default
   MemoryArea fastStorageArea = MemoryArea::Unknown; ///< staging memory for buffering (the "arena cache")
   std::int64_t arenaCacheSize = 0;                  ///< bytes of fast storage the schedule may use
+  /// A schedule that needs more fast storage than arenaCacheSize: a compile error (the default), or,
+  /// as Vela 3.10 does, the schedule anyway with a warning in every report.
+  bool warnOnFastStorageOverflow = false;
   std::int64_t allocationAlignment = 16;            ///< bytes; every buffer address is a multiple
 
   [[nodiscard]] const MemoryProperties& area(MemoryArea memory) const {

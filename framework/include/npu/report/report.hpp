@@ -41,6 +41,9 @@ struct NetworkReport {
   int cpuOperations = 0;
   int subgraphs = 1;     ///< of the lowered graph
   std::vector<std::string> cpuOperationReasons; ///< "name (TYPE): reason" per CPU operation
+  /// What the user must know about the result: e.g. a schedule over its SRAM limit (on_sram_overflow:
+  /// warn). Every report format shows them.
+  std::vector<std::string> warnings;
 
   [[nodiscard]] double totalCycles() const { return total.cycle(CycleComponent::Total); }
   [[nodiscard]] double inferenceSeconds() const {

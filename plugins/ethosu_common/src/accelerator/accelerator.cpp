@@ -84,6 +84,13 @@ std::vector<npu::OptionSpec> acceleratorOptions() {
                      "(Vela's --arena-cache-size)",
                      {},
                      false});
+  options.push_back({std::string(AcceleratorOptionNames::kOnSramOverflow),
+                     npu::OptionType::Choice,
+                     "error",
+                     "a schedule that needs more SRAM than the arena cache size: error (a compile error), or warn "
+                     "(Vela 3.10's schedule anyway, the overrun flagged in every report)",
+                     {"error", "warn"},
+                     false});
   options.push_back({std::string(AcceleratorOptionNames::kCostModel), npu::OptionType::Choice,
                      std::string(kDefaultCostModel), "performance model used for scheduling and reports",
                      costModelNames(), false});
@@ -158,6 +165,9 @@ std::unique_ptr<Accelerator> makeAccelerator(const npu::AcceleratorConfig& confi
   npu::MemorySystem memory = buildMemorySystem(
       *variant, system, mode, arenaCacheSize > 0 ? std::optional(arenaCacheSize) : std::nullopt, origin);
   memory.allocationAlignment = alignment;
+  memory.warnOnFastStorageOverflow =
+      config.options.has(AcceleratorOptionNames::kOnSramOverflow) &&
+      config.options.getString(AcceleratorOptionNames::kOnSramOverflow) == "warn";
   return std::make_unique<Accelerator>(*variant, std::move(memory), settings);
 }
 

@@ -58,6 +58,7 @@ private:
 struct AcceleratorOptionNames {
   static constexpr std::string_view kArenaCacheSize = "arena_cache_size";
   static constexpr std::string_view kCostModel = "cost_model";
+  static constexpr std::string_view kOnSramOverflow = "on_sram_overflow";
   static constexpr std::string_view kCpuTensorAlignment = "cpu_tensor_alignment";
   static constexpr std::string_view kForceSymmetricIntWeights = "force_symmetric_int_weights";
 };

@@ -1,0 +1,118 @@
+// Networks made by `npu-model-gen random` that showed a behaviour of Vela 3.10 we had to reproduce,
+// compiled through the whole pipeline and compared with what real Vela reported for them
+// (vela310_figures.tsv: the figures and the Vela command line of each; README.md says how they were
+// recorded). Vela is not needed: its figures are the test data.
+
+#include "test_support.hpp"
+
+#include "npu/core/diagnostics.hpp"
+#include "npu/host/plugin_host.hpp"
+#include "npu/pipeline/compiler.hpp"
+#include "npu/pipeline/pipeline.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Case {
+  std::string network;
+  std::string config;
+  std::vector<std::string> overrides;
+  double cycles = 0.0;
+  std::int64_t sramBytes = 0;
+  std::int64_t encodedWeights = 0;
+  std::int64_t originalWeights = 0;
+  std::string note;
+};
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  for (std::string part; std::getline(stream, part, separator);) {
+    parts.push_back(part);
+  }
+  return parts;
+}
+
+fs::path folder() { return npu::test::sourceDir() / "tests" / "generated_networks"; }
+
+std::vector<Case> readCases() {
+  std::ifstream in(folder() / "vela310_figures.tsv");
+  std::string line;
+  std::getline(in, line); // header
+  std::vector<Case> cases;
+  while (std::getline(in, line)) {
+    const auto cells = split(line, '\t');
+    if (cells.size() < 8) {
+      continue;
+    }
+    Case c{cells[0], cells[1], cells[2].empty() ? std::vector<std::string>{} : split(cells[2], ','),
+           std::stod(cells[3]), std::stoll(cells[4]), std::stoll(cells[5]), std::stoll(cells[6]), cells[7]};
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+class Pipelines {
+public:
+  Pipelines() { host_.loadDirectory(npu::test::buildDir() / "lib" / "npu-pipeline" / "plugins"); }
+
+  npu::Compilation compile(const Case& c) {
+    npu::PipelineSpec spec =
+        npu::parsePipelineFile(npu::test::sourceDir() / "configs" / "reference" / (c.config + "-cascade.yaml"));
+    for (const std::string& assignment : c.overrides) {
+      npu::applyOverride(spec, assignment);
+    }
+    const npu::ResolvedPipeline pipeline = npu::resolvePipeline(spec, host_, npu::defaultConfigSearchPath());
+    npu::SilentProgress progress;
+    return npu::compileModel(pipeline, folder() / "networks" / c.network, progress);
+  }
+
+private:
+  npu::PluginHost host_;
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(generated_networks)
+
+BOOST_AUTO_TEST_CASE(every_recorded_network_has_vela_s_cycles_sram_peak_and_weight_totals) {
+  const std::vector<Case> cases = readCases();
+  BOOST_TEST_REQUIRE(!cases.empty());
+  Pipelines pipelines;
+  for (const Case& c : cases) {
+    BOOST_TEST_CONTEXT(c.network << " " << c.config << " (" << c.note << ")") {
+      const npu::Compilation compilation = pipelines.compile(c);
+      const npu::NetworkReport& report = *compilation.report;
+      BOOST_TEST(std::abs(report.totalCycles() - c.cycles) <= 1e-6 * std::max(1.0, c.cycles));
+      BOOST_TEST(report.memoryUsed[static_cast<std::size_t>(npu::MemoryArea::Sram)] == c.sramBytes);
+      BOOST_TEST(report.encodedWeightBytes == c.encodedWeights);
+      BOOST_TEST(report.originalWeightBytes == c.originalWeights);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_schedule_over_the_sram_limit_is_an_error_by_default_and_a_loud_warning_on_request) {
+  const std::vector<Case> cases = readCases();
+  const auto overflow = std::find_if(cases.begin(), cases.end(), [](const Case& c) {
+    return std::find(c.overrides.begin(), c.overrides.end(), "accelerator.on_sram_overflow=warn") != c.overrides.end();
+  });
+  BOOST_TEST_REQUIRE((overflow != cases.end()));
+  Pipelines pipelines;
+  Case strict = *overflow;
+  std::erase(strict.overrides, "accelerator.on_sram_overflow=warn");
+  BOOST_CHECK_THROW((void)pipelines.compile(strict), npu::Error);
+  const npu::Compilation warned = pipelines.compile(*overflow);
+  BOOST_TEST_REQUIRE(warned.report->warnings.size() == 1U);
+  BOOST_TEST(warned.report->warnings.front().find("SRAM target for arena memory area exceeded") != std::string::npos);
+  BOOST_TEST(warned.report->warnings.front().find(std::to_string(overflow->sramBytes)) != std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
