@@ -142,20 +142,27 @@ OutputGraph buildOutputGraph(const npu::Graph& lowered, std::span<const npu::Sch
     const npu::Subgraph& source = lowered.subgraphs[s];
     static const std::map<npu::TensorId, std::int64_t> kNone;
     SubgraphBuilder builder(source, s < arenaOffsets.size() ? arenaOffsets[s] : kNone);
-    std::map<npu::OperationId, std::size_t> regionAt;
+    // Every operation of a region, whatever order its scheduler runs them in: the region's call takes
+    // the place of its first operation in the graph, and the others are left out.
+    std::map<npu::OperationId, std::size_t> regionOf;
     for (std::size_t r = 0; r < schedules.size(); ++r) {
-      if (schedules[r].region.subgraph == static_cast<int>(s) && !schedules[r].region.operations.empty()) {
-        regionAt[schedules[r].region.operations.front()] = r;
+      if (schedules[r].region.subgraph == static_cast<int>(s)) {
+        for (const npu::OperationId member : schedules[r].region.operations) {
+          regionOf.emplace(member, r);
+        }
       }
     }
+    std::set<std::size_t> emitted;
     int split = 0;
     std::array<npu::TensorId, 3> shared{npu::kNoTensor, npu::kNoTensor, npu::kNoTensor};
     const auto count = static_cast<npu::OperationId>(source.operations.size());
-    for (npu::OperationId id = 0; id < count;) {
-      const auto region = regionAt.find(id);
-      if (region == regionAt.end()) {
+    for (npu::OperationId id = 0; id < count; ++id) {
+      const auto region = regionOf.find(id);
+      if (region == regionOf.end()) {
         builder.addCpuOperation(source.operation(id));
-        ++id;
+        continue;
+      }
+      if (!emitted.insert(region->second).second) {
         continue;
       }
       const npu::Schedule& schedule = schedules[region->second];
@@ -189,7 +196,6 @@ OutputGraph buildOutputGraph(const npu::Graph& lowered, std::span<const npu::Sch
         call.outputs.push_back(builder.copy(output));
       }
       builder.addOperation(std::move(call));
-      id = schedule.region.operations.back() + 1;
     }
     result.arenaOffsets.emplace_back();
     result.graph.subgraphs.push_back(builder.finish(result.arenaOffsets.back()));

@@ -269,7 +269,14 @@ void appendNpuOperations(const HighLevelCommand& command, std::span<const Operat
                          std::span<const LookupTablePlacement> tables, int cores, std::vector<NpuOperation>& to) {
   if (const auto* stripe = std::get_if<StripeCommand>(&command)) {
     const auto index = static_cast<std::size_t>(stripe->operation);
-    to.emplace_back(blockOperation(*stripe, operations[index], tables[index], cores));
+    try {
+      to.emplace_back(blockOperation(*stripe, operations[index], tables[index], cores));
+    } catch (const npu::Error& error) {
+      if (error.kind() != npu::ErrorKind::Compile) {
+        throw;
+      }
+      npu::throwCompileError("operation '" + operations[index].name + "': " + error.message(), {}, error.hint());
+    }
     return;
   }
   const auto& dma = std::get<DmaCommand>(command);

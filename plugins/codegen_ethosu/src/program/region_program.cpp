@@ -6,6 +6,7 @@
 #include "npu/core/diagnostics.hpp"
 
 #include <map>
+#include <utility>
 
 namespace ethosu::codegen {
 
@@ -27,9 +28,14 @@ OperationGeometry geometryOf(const npu::Subgraph& subgraph, const npu::Scheduled
   const npu::Operation& op = subgraph.operation(scheduled.op);
   OperationGeometry geometry;
   geometry.blockType = info.blockType;
+  // Stripes are cut in the operation's own operand order (as Vela's high-level commands are); operands
+  // swapped only for the hardware are swapped back when the NPU operation is built.
   geometry.ifmShape = info.ifm.shape;
   if (info.ifm2) {
     geometry.ifm2Shape = info.ifm2->shape;
+    if (info.swappedForHardware) {
+      std::swap(geometry.ifmShape, *geometry.ifm2Shape);
+    }
   }
   geometry.ofmShape = info.ofm.shape;
   const npu::Kernel kernel = op.kernel.value_or(npu::Kernel{});
