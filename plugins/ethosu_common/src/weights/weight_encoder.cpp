@@ -12,7 +12,7 @@ npu::EncodedWeights EthosUWeightEncoder::encode(const npu::Subgraph& subgraph, c
     return {};
   }
   npu::EncodedWeights encoded =
-      encodeWeightsAndScales(*input, config_, block.ofmBlock.depth, depthSlices, keepStream);
+      encodeWeightsAndScales(*input, config_, block.ofmBlock.depth, depthSlices, keepStream, &streams_);
   encoded.originalBytes = subgraph.tensor(op.weights()).byteSize();
   return encoded;
 }

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <memory>
 #include <string>
 
 namespace ethosu::weights {
@@ -62,7 +63,7 @@ struct CoreStream {
 };
 
 void encodeStream(const WeightStreamInput& input, const WeightEncoderConfig& config, ReorderParameters reorder,
-                  CoreStream& stream, bool keepStream) {
+                  CoreStream& stream, bool keepStream, StreamCache* cache) {
   // Each thread keeps its codec buffers from one stream to the next; nothing here waits on other tasks,
   // so a thread never interleaves two streams on them.
   thread_local detail::CodecWorkspace workspace;
@@ -72,7 +73,19 @@ void encodeStream(const WeightStreamInput& input, const WeightEncoderConfig& con
   const int coreChannels = (stream.length - stream.core + config.cores - 1) / config.cores;
   detail::reorderWeightsInto(input.weights, detail::OfmSelection{stream.first + stream.core, coreChannels, config.cores},
                              reorder, reordered);
-  if (keepStream) {
+  if (cache != nullptr) {
+    StreamCache::Stream encoded = cache->find(reordered);
+    if (encoded == nullptr) {
+      auto bytes = std::make_shared<std::vector<std::uint8_t>>();
+      detail::appendWeightStream(reordered, workspace, *bytes);
+      encoded = bytes;
+      cache->insert(reordered, encoded);
+    }
+    stream.weightBytes = static_cast<std::int64_t>(encoded->size());
+    if (keepStream) {
+      stream.weights = *encoded;
+    }
+  } else if (keepStream) {
     detail::appendWeightStream(reordered, workspace, stream.weights);
     stream.weightBytes = static_cast<std::int64_t>(stream.weights.size());
   } else {
@@ -85,14 +98,14 @@ void encodeStream(const WeightStreamInput& input, const WeightEncoderConfig& con
 /// Encodes every stream with a core to run on. Failures (weights outside the encodable range) are
 /// reported for the first stream that fails, whatever the thread count.
 void encodeStreams(const WeightStreamInput& input, const WeightEncoderConfig& config, const ReorderParameters& reorder,
-                   std::vector<CoreStream>& streams, bool keepStream) {
+                   std::vector<CoreStream>& streams, bool keepStream, StreamCache* cache) {
   std::vector<std::exception_ptr> errors(streams.size());
   const auto encodeOne = [&](std::size_t index) {
     if (streams[index].blockDepth == 0) {
       return;
     }
     try {
-      encodeStream(input, config, reorder, streams[index], keepStream);
+      encodeStream(input, config, reorder, streams[index], keepStream, cache);
     } catch (...) {
       errors[index] = std::current_exception();
     }
@@ -133,7 +146,8 @@ std::array<std::int64_t, 2> doubleBufferSizes(const npu::EncodedWeights& encoded
 }
 
 npu::EncodedWeights encodeWeightsAndScales(const WeightStreamInput& input, const WeightEncoderConfig& config,
-                                           int ofmBlockDepth, std::span<const int> depthSlices, bool keepStream) {
+                                           int ofmBlockDepth, std::span<const int> depthSlices, bool keepStream,
+                                           StreamCache* cache) {
   const int ofmDepth = input.weights.ofmDepth;
   checkDepthSlices(depthSlices, ofmDepth);
   npu::require(config.cores >= 1, "weight encoding needs at least one core");
@@ -166,7 +180,7 @@ npu::EncodedWeights encodeWeightsAndScales(const WeightStreamInput& input, const
       }
     }
   }
-  encodeStreams(input, config, reorder, streams, keepStream);
+  encodeStreams(input, config, reorder, streams, keepStream, cache);
 
   npu::EncodedWeights result;
   std::int64_t position = 0;

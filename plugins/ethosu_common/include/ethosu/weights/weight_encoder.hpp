@@ -10,7 +10,9 @@
 
 namespace ethosu::weights {
 
-/// Stateless and const: safe to call from many threads at once.
+/// Const and safe to call from many threads at once. It remembers the streams it encodes (by their exact
+/// weights), so that the schedulers' sizing and the code generator's writing of the same streams search
+/// the codec's parameters once; results are the same whatever was asked before.
 class EthosUWeightEncoder final : public npu::WeightEncoder {
 public:
   explicit EthosUWeightEncoder(const WeightEncoderConfig& config) : config_(config) {}
@@ -26,6 +28,7 @@ public:
 
 private:
   WeightEncoderConfig config_;
+  mutable StreamCache streams_;
 };
 
 } // namespace ethosu::weights

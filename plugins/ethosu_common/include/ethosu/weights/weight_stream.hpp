@@ -5,6 +5,7 @@
 // each core, the core's scales and biases padded to 16 bytes, then the core's compressed weights
 // (already a multiple of 16 bytes). Cores take OFM channels round robin.
 
+#include "ethosu/weights/stream_cache.hpp"
 #include "ethosu/weights/scale_encoding.hpp"
 #include "ethosu/weights/weight_reorder.hpp"
 
@@ -39,10 +40,13 @@ struct WeightStreamInput {
 
 /// Encodes `input` for an OFM block depth and depth slicing (boundaries, e.g. {0, 16, 32}). Each slice
 /// reports per core the bytes it occupies in the stream and, of those, the scale bytes with their
-/// padding; totalBytes and scaleBytes sum them. originalBytes is left to the caller.
+/// padding; totalBytes and scaleBytes sum them. originalBytes is left to the caller. With a cache, every
+/// stream is encoded (not only sized) once and remembered, so that a later request for the same streams
+/// with keepStream costs no second parameter search.
 [[nodiscard]] npu::EncodedWeights encodeWeightsAndScales(const WeightStreamInput& input,
                                                          const WeightEncoderConfig& config, int ofmBlockDepth,
-                                                         std::span<const int> depthSlices, bool keepStream);
+                                                         std::span<const int> depthSlices, bool keepStream,
+                                                         StreamCache* cache = nullptr);
 
 /// Bytes a double buffer needs for each of its two halves: the largest even-numbered and the largest
 /// odd-numbered slice (weight_compressor.py: NpuWeightTensor.double_buffer_sizes).
