@@ -27,15 +27,25 @@ StreamCache::Stream StreamCache::find(std::span<const std::int16_t> weights) con
   return nullptr;
 }
 
+bool StreamCache::hasRoomFor(std::size_t weights) const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return bytes_ + weights * sizeof(std::int16_t) * 2 <= budget_; // the weights and, at most, as much stream
+}
+
 void StreamCache::insert(std::span<const std::int16_t> weights, Stream stream) {
   const std::uint64_t key = hashOf(weights);
   Entry entry{std::vector<std::int16_t>(weights.begin(), weights.end()), std::move(stream)};
+  const std::size_t bytes = entry.weights.size() * sizeof(std::int16_t) + entry.stream->size();
   const std::lock_guard<std::mutex> lock(mutex_);
+  if (bytes_ + bytes > budget_) {
+    return;
+  }
   for (auto [it, end] = entries_.equal_range(key); it != end; ++it) {
     if (it->second.weights == entry.weights) {
       return; // another thread encoded the same weights meanwhile: both streams are equal
     }
   }
+  bytes_ += bytes;
   entries_.emplace(key, std::move(entry));
 }
 

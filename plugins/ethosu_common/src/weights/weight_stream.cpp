@@ -73,8 +73,8 @@ void encodeStream(const WeightStreamInput& input, const WeightEncoderConfig& con
   const int coreChannels = (stream.length - stream.core + config.cores - 1) / config.cores;
   detail::reorderWeightsInto(input.weights, detail::OfmSelection{stream.first + stream.core, coreChannels, config.cores},
                              reorder, reordered);
-  if (cache != nullptr) {
-    StreamCache::Stream encoded = cache->find(reordered);
+  StreamCache::Stream encoded = cache != nullptr ? cache->find(reordered) : nullptr;
+  if (encoded != nullptr || (cache != nullptr && (keepStream || cache->hasRoomFor(reordered.size())))) {
     if (encoded == nullptr) {
       auto bytes = std::make_shared<std::vector<std::uint8_t>>();
       detail::appendWeightStream(reordered, workspace, *bytes);
