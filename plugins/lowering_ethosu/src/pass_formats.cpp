@@ -5,6 +5,7 @@
 #include "ethosu_lowering/rewrite_support.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace ethosu::lowering {
 
@@ -12,14 +13,47 @@ using namespace npu;
 
 namespace {
 
-bool mustStayLinear(const Subgraph& subgraph, TensorId id) {
+/// The NPU run (Vela's NPU subgraph) of each operation: runs of NPU operations in execution order, cut by
+/// every other operation; -1 for those.
+std::vector<int> npuRuns(const Subgraph& subgraph) {
+  std::vector<int> runs(subgraph.operations.size(), -1);
+  int run = 0;
+  bool inRun = false;
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+    if (subgraph.operations[i].placement == Placement::Npu) {
+      runs[i] = run;
+      inRun = true;
+    } else if (inRun) {
+      ++run;
+      inRun = false;
+    }
+  }
+  return runs;
+}
+
+/// Whether a tensor crosses from one NPU subgraph to another (written in one, read or also written in
+/// another): Vela's extract_subgraph forces the outputs of every NPU subgraph linear.
+bool crossesNpuSubgraphs(const std::vector<OperationId>& producers, const std::vector<OperationId>& consumers,
+                         const std::vector<int>& runs) {
+  std::vector<int> touched;
+  for (const auto& ops : {producers, consumers}) {
+    for (OperationId op : ops) {
+      if (runs[static_cast<std::size_t>(op)] >= 0) {
+        touched.push_back(runs[static_cast<std::size_t>(op)]);
+      }
+    }
+  }
+  return std::adjacent_find(touched.begin(), touched.end(), std::not_equal_to<>()) != touched.end();
+}
+
+bool mustStayLinear(const Subgraph& subgraph, TensorId id, const std::vector<int>& runs) {
   const Tensor& tensor = subgraph.tensor(id);
   if (tensor.isConstant() || isSubgraphInput(subgraph, id) || isSubgraphOutput(subgraph, id)) {
     return true;
   }
   const auto producers = producersOf(subgraph, id);
   const auto consumers = consumersOf(subgraph, id);
-  if (producers.empty()) {
+  if (producers.empty() || crossesNpuSubgraphs(producers, consumers, runs)) {
     return true;
   }
   const Shape4 shape = Shape4::fromShape(tensor.shape);
@@ -64,12 +98,13 @@ bool mustStayLinear(const Subgraph& subgraph, TensorId id) {
 } // namespace
 
 void chooseTensorFormats(Subgraph& subgraph, const LoweringContext& /*context*/) {
+  const std::vector<int> runs = npuRuns(subgraph);
   for (std::size_t i = 0; i < subgraph.tensors.size(); ++i) {
     Tensor& tensor = subgraph.tensors[i];
     if (tensor.purpose != TensorPurpose::FeatureMap) {
       continue;
     }
-    tensor.format = mustStayLinear(subgraph, static_cast<TensorId>(i)) ? TensorFormat::NHWC : TensorFormat::NHCWB16;
+    tensor.format = mustStayLinear(subgraph, static_cast<TensorId>(i), runs) ? TensorFormat::NHWC : TensorFormat::NHCWB16;
   }
 }
 
