@@ -40,8 +40,8 @@ BOOST_AUTO_TEST_CASE(only_the_real_inputs_and_outputs_of_existing_ethos_u_operat
   for (const int operators : {1, 2, 3}) {
     const fs::path model = directory.path() / ("precompiled_" + std::to_string(operators) + ".tflite");
     const auto bytes = npu::test::precompiledModel(operators);
-    std::ofstream(model, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                                 static_cast<std::streamsize>(bytes.size()));
+    std::ofstream(model, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     BOOST_TEST_CONTEXT(operators << " ethos-u operators") {
       const npu::Compilation c1 = compile(host, "C1", model);
       BOOST_TEST(c1.report->memoryUsed[static_cast<std::size_t>(npu::MemoryArea::Sram)] == 2048);

@@ -11,7 +11,8 @@ namespace npu::test {
 /// A model as Vela writes one it compiled: `operators` ethos-u custom operators (command stream and
 /// flash as constants, then the scratch and fast scratch tensors, then the feature map), with a CPU
 /// SPACE_TO_DEPTH / DEPTH_TO_SPACE pair between consecutive ones. All ethos-u operators read the same
-/// flash and scratch tensors, as in Vela's output; each has its own command stream. The command streams are placeholders: nothing runs them.
+/// flash and scratch tensors, as in Vela's output; each has its own command stream. The command streams are
+/// placeholders: nothing runs them.
 inline std::vector<std::uint8_t> precompiledModel(int operators) {
   using namespace npu::modelgen;
   TfliteModelBuilder model;
@@ -34,13 +35,14 @@ inline std::vector<std::uint8_t> precompiledModel(int operators) {
   for (int i = 0; i < operators; ++i) {
     const std::string split = "main_split_" + std::to_string(i + 1);
     const std::int32_t out = featureMap("npu_output_" + std::to_string(i), {1, 8, 8, 16});
-    model.addOperator(0, OperatorSpec{ethosu,
-                                      {bytes(split + "_command_stream", 64, true), flash, scratch, scratchFast, current},
-                                      {out},
-                                      {},
-                                      tflite::BuiltinOptions::NONE,
-                                      {},
-                                      {}});
+    model.addOperator(0,
+                      OperatorSpec{ethosu,
+                                   {bytes(split + "_command_stream", 64, true), flash, scratch, scratchFast, current},
+                                   {out},
+                                   {},
+                                   tflite::BuiltinOptions::NONE,
+                                   {},
+                                   {}});
     current = out;
     if (i + 1 < operators) { // a CPU round trip between the NPU parts
       const std::int32_t deep = featureMap("space_to_depth_" + std::to_string(i), {1, 4, 4, 64});

@@ -41,7 +41,9 @@ std::vector<std::string> split(const std::string& text, char separator) {
   return parts;
 }
 
-fs::path folder() { return npu::test::sourceDir() / "tests" / "generated_networks"; }
+fs::path folder() {
+  return npu::test::sourceDir() / "tests" / "generated_networks";
+}
 
 std::vector<Case> readCases() {
   std::ifstream in(folder() / "vela310_figures.tsv");
@@ -53,8 +55,14 @@ std::vector<Case> readCases() {
     if (cells.size() < 8) {
       continue;
     }
-    Case c{cells[0], cells[1], cells[2].empty() ? std::vector<std::string>{} : split(cells[2], ','),
-           std::stod(cells[3]), std::stoll(cells[4]), std::stoll(cells[5]), std::stoll(cells[6]), cells[7]};
+    Case c{cells[0],
+           cells[1],
+           cells[2].empty() ? std::vector<std::string>{} : split(cells[2], ','),
+           std::stod(cells[3]),
+           std::stoll(cells[4]),
+           std::stoll(cells[5]),
+           std::stoll(cells[6]),
+           cells[7]};
     cases.push_back(std::move(c));
   }
   return cases;

@@ -139,7 +139,12 @@ RewriteResult fixupStridedConv(Subgraph& subgraph, const Operation& op) {
   conv.attributes.set("strided_conv_fixed", true);
   Kernel& kernel = *conv.kernel;
   const Shape4 ifmShape = op.ifmShapes[0];
-  if (op.sourceIndex == 0 || kernel.strideX >= 4) {
+  // Vela returns early for any operation but the network's first with a stride the hardware has, so
+  // neither the stride optimisation nor the stride-1 fixup of 1-high or 1-wide OFMs below applies to it.
+  if (op.sourceIndex != 0 && kernel.strideX < 4) {
+    return single(conv);
+  }
+  {
     const auto [resizeFactor, finalStride] = stridedConvResizeFactor(ifmShape.width, kernel.strideX);
     const int depthAfter = ifmShape.depth * resizeFactor;
     const bool paddingKnown = op.padding == Padding::Same || op.padding == Padding::Valid;

@@ -7,6 +7,7 @@
 #include "npu/ir/graph_algorithms.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace ethosu::lowering {
 
@@ -14,14 +15,47 @@ using namespace npu;
 
 namespace {
 
-bool mustStayLinear(const Subgraph& subgraph, const DataflowIndex& dataflow, TensorId id) {
+/// The NPU run (Vela's NPU subgraph) of each operation: runs of NPU operations in execution order, cut by
+/// every other operation; -1 for those.
+std::vector<int> npuRuns(const Subgraph& subgraph) {
+  std::vector<int> runs(subgraph.operations.size(), -1);
+  int run = 0;
+  bool inRun = false;
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+    if (subgraph.operations[i].placement == Placement::Npu) {
+      runs[i] = run;
+      inRun = true;
+    } else if (inRun) {
+      ++run;
+      inRun = false;
+    }
+  }
+  return runs;
+}
+
+/// Whether a tensor crosses from one NPU subgraph to another (written in one, read or also written in
+/// another): Vela's extract_subgraph forces the outputs of every NPU subgraph linear.
+bool crossesNpuSubgraphs(const std::vector<OperationId>& producers, const std::vector<OperationId>& consumers,
+                         const std::vector<int>& runs) {
+  std::vector<int> touched;
+  for (const auto& ops : {producers, consumers}) {
+    for (OperationId op : ops) {
+      if (runs[static_cast<std::size_t>(op)] >= 0) {
+        touched.push_back(runs[static_cast<std::size_t>(op)]);
+      }
+    }
+  }
+  return std::adjacent_find(touched.begin(), touched.end(), std::not_equal_to<>()) != touched.end();
+}
+
+bool mustStayLinear(const Subgraph& subgraph, const DataflowIndex& dataflow, TensorId id, const std::vector<int>& runs) {
   const Tensor& tensor = subgraph.tensor(id);
   if (tensor.isConstant() || isSubgraphInput(subgraph, id) || isSubgraphOutput(subgraph, id)) {
     return true;
   }
   const auto& producers = dataflow.producers(id);
   const auto& consumers = dataflow.consumers(id);
-  if (producers.empty()) {
+  if (producers.empty() || crossesNpuSubgraphs(producers, consumers, runs)) {
     return true;
   }
   const Shape4 shape = Shape4::fromShape(tensor.shape);
@@ -68,12 +102,14 @@ bool mustStayLinear(const Subgraph& subgraph, const DataflowIndex& dataflow, Ten
 void chooseTensorFormats(Subgraph& subgraph, const LoweringContext& /*context*/) {
   // One index for all tensors (formats do not change who reads what): linear in the graph's size.
   const DataflowIndex dataflow(subgraph);
+  const std::vector<int> runs = npuRuns(subgraph);
   for (std::size_t i = 0; i < subgraph.tensors.size(); ++i) {
     Tensor& tensor = subgraph.tensors[i];
     if (tensor.purpose != TensorPurpose::FeatureMap) {
       continue;
     }
-    tensor.format = mustStayLinear(subgraph, dataflow, static_cast<TensorId>(i)) ? TensorFormat::NHWC : TensorFormat::NHCWB16;
+    tensor.format = mustStayLinear(subgraph, dataflow, static_cast<TensorId>(i), runs) ? TensorFormat::NHWC
+                                                                                        : TensorFormat::NHCWB16;
   }
 }
 

@@ -126,11 +126,21 @@ void packActivations(Subgraph& subgraph) {
           producer.outputs.size() == 1 && consumerCount(subgraph, producer.ofm()) == 1 &&
           (producer.ofmShapes.empty() || op.ifmShapes.empty() || producer.ofmShapes[0] == op.ifmShapes[0]);
       if (packable) {
-        // A producer with a fused activation of its own keeps it: Vela's pass runs the primary operation's
-        // activation only (scheduler.py SchedulerOperation takes ps.primary_op.activation), so the packed
-        // ReLU has no effect there, on the figures or on the command stream.
+        // A producer with a fused activation of its own keeps it for scheduling (scheduler.py
+        // SchedulerOperation takes ps.primary_op.activation), but the packed ReLU replaces it when the
+        // pass becomes commands (high_level_command_stream_generator.py), so the final figures and the
+        // command stream use the ReLU: recorded as "command_stream_activation" (with its clamp).
         if (!producer.activation) {
           producer.activation = activationFromOperation(op);
+        } else {
+          const Activation packed = activationFromOperation(op);
+          producer.attributes.set("command_stream_activation", std::string(nameOf(packed.type)));
+          if (packed.min) {
+            producer.attributes.set("command_stream_activation_min", *packed.min);
+          }
+          if (packed.max) {
+            producer.attributes.set("command_stream_activation_max", *packed.max);
+          }
         }
         producer.outputs = op.outputs;
         producer.attributes.set("packed_operations",

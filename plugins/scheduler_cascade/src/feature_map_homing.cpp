@@ -65,8 +65,10 @@ void useFastStorageForFeatureMaps(const SchedulingContext& context, TensorPlacem
   // Every OFM read inside the region and not part of a cascade is tried in fast storage first.
   for (const SchedulingOperation& op : context.operations.operations()) {
     const TensorId ofm = op.ofm.tensor;
+    // Region inputs and outputs stay where they are: a tensor another region writes too (a concatenation
+    // fed from both sides of a CPU operator) is a subgraph input in Vela, never moved to fast storage.
     if (plan.at(op.index).cascade != 0 || op.ofmConsumers.empty() || context.operations.isRegionOutput(ofm) ||
-        op.writesVariable) {
+        context.operations.isRegionInput(ofm) || op.writesVariable) {
       continue;
     }
     state.movedFeatureMaps.emplace(ofm, placement.of(ofm));

@@ -25,7 +25,9 @@ std::span<const std::uint8_t> bytesOf(const std::vector<T>& values) {
 
 } // namespace
 
-std::int64_t Value::elements() const { return product(shape); }
+std::int64_t Value::elements() const {
+  return product(shape);
+}
 
 tflite::TensorType tfliteType(ElementType type) {
   switch (type) {
@@ -59,9 +61,13 @@ int windowOutputSize(int input, int kernel, int stride, int dilation, bool same)
   return input < dilated ? 0 : (input - dilated) / stride + 1;
 }
 
-GraphWriter::GraphWriter(std::uint64_t seed) : random_(seed) { model_.addSubgraph("main"); }
+GraphWriter::GraphWriter(std::uint64_t seed) : random_(seed) {
+  model_.addSubgraph("main");
+}
 
-std::string GraphWriter::name(std::string_view stem) { return std::string(stem) + "_" + std::to_string(names_++); }
+std::string GraphWriter::name(std::string_view stem) {
+  return std::string(stem) + "_" + std::to_string(names_++);
+}
 
 ValueQuantisation GraphWriter::randomQuantisation(ElementType type) {
   switch (type) {
@@ -95,7 +101,8 @@ std::int32_t GraphWriter::integers(const std::string& name, std::vector<int> sha
                                    std::span<const std::int32_t> values) {
   summary_.constantBytes += static_cast<std::int64_t>(values.size_bytes());
   const std::uint32_t buffer = model_.addBufferOf(values);
-  return model_.addTensor(0, TensorSpec{name, std::move(shape), tflite::TensorType::INT32, std::nullopt, buffer, false});
+  return model_.addTensor(0,
+                          TensorSpec{name, std::move(shape), tflite::TensorType::INT32, std::nullopt, buffer, false});
 }
 
 Value GraphWriter::int32Value(const std::string& name, std::vector<int> shape) {
@@ -130,9 +137,9 @@ WeightTensor GraphWriter::weights(const std::string& name, const std::vector<int
   }
   const std::uint32_t buffer = model_.addBuffer(raw);
   result.tensor = model_.addTensor(
-      0, TensorSpec{name, shape, unsignedWeights ? tflite::TensorType::UINT8 : tflite::TensorType::INT8,
-                    QuantisationSpec{result.scales, zeroPoints, channels > 1 ? channelAxis : 0, {}, {}}, buffer,
-                    false});
+      0,
+      TensorSpec{name, shape, unsignedWeights ? tflite::TensorType::UINT8 : tflite::TensorType::INT8,
+                 QuantisationSpec{result.scales, zeroPoints, channels > 1 ? channelAxis : 0, {}, {}}, buffer, false});
   return result;
 }
 
@@ -197,8 +204,9 @@ void GraphWriter::addOperator(tflite::BuiltinOperator code, std::vector<std::int
                               flatbuffers::Offset<void> options) {
   ++summary_.operators;
   ++summary_.operatorCounts[tflite::EnumNameBuiltinOperator(code)];
-  model_.addOperator(0, OperatorSpec{model_.addOperatorCode(code), std::move(inputs), std::move(outputs), {},
-                                     optionsType, options, {}});
+  model_.addOperator(
+      0,
+      OperatorSpec{model_.addOperatorCode(code), std::move(inputs), std::move(outputs), {}, optionsType, options, {}});
 }
 
 void GraphWriter::rememberWeights(const std::vector<int>& shape, WeightTensor weights) {

@@ -26,10 +26,9 @@ std::optional<Window> randomWindow(Random& random, const Value& x, std::initiali
   const std::vector<int> choices(sizes);
   Window window;
   window.kernelHeight = choices[static_cast<std::size_t>(random.integer(0, static_cast<int>(choices.size()) - 1))];
-  window.kernelWidth =
-      random.integer(0, 3) == 0
-          ? choices[static_cast<std::size_t>(random.integer(0, static_cast<int>(choices.size()) - 1))]
-          : window.kernelHeight;
+  window.kernelWidth = random.integer(0, 3) == 0
+                           ? choices[static_cast<std::size_t>(random.integer(0, static_cast<int>(choices.size()) - 1))]
+                           : window.kernelHeight;
   const std::int64_t strideDraw = random.integer(0, 19);
   window.stride = strideDraw < 12 ? 1 : strideDraw < 19 ? 2 : 3;
   window.dilation = dilations && window.stride == 1 && random.integer(0, 5) == 0 ? 2 : 1;
@@ -42,7 +41,9 @@ std::optional<Window> randomWindow(Random& random, const Value& x, std::initiali
   return window;
 }
 
-tflite::Padding paddingOf(const Window& window) { return window.same ? tflite::Padding::SAME : tflite::Padding::VALID; }
+tflite::Padding paddingOf(const Window& window) {
+  return window.same ? tflite::Padding::SAME : tflite::Padding::VALID;
+}
 
 /// The fused activations quantised TFLite kernels accept.
 tflite::ActivationFunctionType randomFusedActivation(Random& random) {
@@ -72,7 +73,9 @@ std::vector<float> repeated(const std::vector<float>& scales, int count) {
   return scales.size() == 1 ? std::vector<float>(static_cast<std::size_t>(count), scales.front()) : scales;
 }
 
-bool isFeatureMap(const Value& x) { return x.rank() == 4; }
+bool isFeatureMap(const Value& x) {
+  return x.rank() == 4;
+}
 
 } // namespace
 
@@ -96,8 +99,7 @@ Value pointwiseConvolution(NetworkState& state, const Value& x, int channels, bo
   Value out = w.value(name, {1, x.height(), x.width(), channels}, x.type, w.randomQuantisation(x.type));
   const auto activation = relu ? tflite::ActivationFunctionType::RELU : tflite::ActivationFunctionType::NONE;
   w.countMacs(std::int64_t{x.height()} * x.width() * channels * x.channels());
-  w.addOperator(BuiltinOperator::CONV_2D, {x.tensor, weights.tensor, bias}, {out.tensor},
-                BuiltinOptions::Conv2DOptions,
+  w.addOperator(BuiltinOperator::CONV_2D, {x.tensor, weights.tensor, bias}, {out.tensor}, BuiltinOptions::Conv2DOptions,
                 tflite::CreateConv2DOptions(w.flatbuffers(), tflite::Padding::SAME, 1, 1, activation).Union());
   return out;
 }
@@ -131,8 +133,7 @@ std::optional<std::vector<Value>> emitConvolution(NetworkState& state, const Val
   Value out = w.value(name, outShape, x.type, w.randomQuantisation(x.type));
   w.countMacs(std::int64_t{window->outHeight} * window->outWidth * channels * window->kernelHeight *
               window->kernelWidth * x.channels());
-  w.addOperator(BuiltinOperator::CONV_2D, {x.tensor, weights.tensor, bias}, {out.tensor},
-                BuiltinOptions::Conv2DOptions,
+  w.addOperator(BuiltinOperator::CONV_2D, {x.tensor, weights.tensor, bias}, {out.tensor}, BuiltinOptions::Conv2DOptions,
                 tflite::CreateConv2DOptions(w.flatbuffers(), paddingOf(*window), window->stride, window->stride,
                                             randomFusedActivation(random), window->dilation, window->dilation)
                     .Union());
@@ -202,10 +203,10 @@ std::optional<std::vector<Value>> emitTransposeConvolution(NetworkState& state, 
   }
   Value out = w.value(name, outShape, x.type, w.randomQuantisation(x.type));
   w.countMacs(std::int64_t{x.height()} * x.width() * channels * kernel * kernel * x.channels());
-  w.addOperator(BuiltinOperator::TRANSPOSE_CONV, std::move(inputs), {out.tensor}, BuiltinOptions::TransposeConvOptions,
-                tflite::CreateTransposeConvOptions(w.flatbuffers(),
-                                                   same ? tflite::Padding::SAME : tflite::Padding::VALID, 2, 2)
-                    .Union());
+  w.addOperator(
+      BuiltinOperator::TRANSPOSE_CONV, std::move(inputs), {out.tensor}, BuiltinOptions::TransposeConvOptions,
+      tflite::CreateTransposeConvOptions(w.flatbuffers(), same ? tflite::Padding::SAME : tflite::Padding::VALID, 2, 2)
+          .Union());
   return std::vector<Value>{out};
 }
 
@@ -257,9 +258,8 @@ std::optional<std::vector<Value>> emitPool(NetworkState& state, const Value& x, 
   }
   GraphWriter& w = state.writer();
   // TFLite's quantised pooling keeps the input's quantisation.
-  Value out =
-      w.value(w.name(average ? "avgpool" : "maxpool"), {1, window->outHeight, window->outWidth, x.channels()}, x.type,
-              x.quantisation);
+  Value out = w.value(w.name(average ? "avgpool" : "maxpool"), {1, window->outHeight, window->outWidth, x.channels()},
+                      x.type, x.quantisation);
   w.addOperator(average ? BuiltinOperator::AVERAGE_POOL_2D : BuiltinOperator::MAX_POOL_2D, {x.tensor}, {out.tensor},
                 BuiltinOptions::Pool2DOptions,
                 tflite::CreatePool2DOptions(w.flatbuffers(), paddingOf(*window), window->stride, window->stride,
@@ -400,7 +400,7 @@ std::optional<std::vector<Value>> emitMean(NetworkState& state, const Value& x) 
   }
   Random& random = state.random();
   const std::int64_t form = random.integer(0, 9);
-  const std::vector<std::int32_t> axes = form < 7 ? std::vector<std::int32_t>{1, 2}
+  const std::vector<std::int32_t> axes = form < 7    ? std::vector<std::int32_t>{1, 2}
                                          : form == 7 ? std::vector<std::int32_t>{1}
                                          : form == 8 ? std::vector<std::int32_t>{2}
                                                      : std::vector<std::int32_t>{3};

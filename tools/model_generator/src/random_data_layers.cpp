@@ -12,11 +12,15 @@ namespace {
 using tflite::BuiltinOperator;
 using tflite::BuiltinOptions;
 
-bool isFeatureMap(const Value& x) { return x.rank() == 4; }
+bool isFeatureMap(const Value& x) {
+  return x.rank() == 4;
+}
 
 /// The quantisation every input of a CONCATENATION needs: TFLite's int8 and int16 kernels copy without
 /// rescaling, so the converter requantises the inputs to the output's; uint8 rescales itself.
-bool concatenationRescales(ElementType type) { return type == ElementType::UInt8; }
+bool concatenationRescales(ElementType type) {
+  return type == ElementType::UInt8;
+}
 
 std::int32_t scalarAxis(GraphWriter& w, const std::string& name, int axis) {
   const std::vector<std::int32_t> value{axis};
@@ -113,8 +117,7 @@ std::optional<std::vector<Value>> emitConcatenation(NetworkState& state, const V
   if (!state.fits(shape)) {
     return std::nullopt;
   }
-  const ValueQuantisation quantisation =
-      concatenationRescales(x.type) ? w.randomQuantisation(x.type) : x.quantisation;
+  const ValueQuantisation quantisation = concatenationRescales(x.type) ? w.randomQuantisation(x.type) : x.quantisation;
   std::vector<std::int32_t> inputs;
   for (const Value& part : parts) {
     inputs.push_back(concatenationRescales(x.type) ? part.tensor : requantise(state, part, quantisation).tensor);
@@ -233,8 +236,8 @@ std::optional<std::vector<Value>> emitSlice(NetworkState& state, const Value& x)
   const std::int32_t beginTensor = w.integers(name + "_begin", {4}, begins);
   const std::int32_t sizeTensor = w.integers(name + "_size", {4}, sizes);
   Value out = w.value(name, shape, x.type, x.quantisation);
-  w.addOperator(BuiltinOperator::SLICE, {x.tensor, beginTensor, sizeTensor}, {out.tensor},
-                BuiltinOptions::SliceOptions, tflite::CreateSliceOptions(w.flatbuffers()).Union());
+  w.addOperator(BuiltinOperator::SLICE, {x.tensor, beginTensor, sizeTensor}, {out.tensor}, BuiltinOptions::SliceOptions,
+                tflite::CreateSliceOptions(w.flatbuffers()).Union());
   return std::vector<Value>{out};
 }
 
@@ -334,7 +337,8 @@ std::optional<std::vector<Value>> emitSpaceDepth(NetworkState& state, const Valu
     return std::nullopt;
   }
   constexpr int kBlock = 2;
-  const bool fits = toDepth ? x.height() % kBlock == 0 && x.width() % kBlock == 0 : x.channels() % (kBlock * kBlock) == 0;
+  const bool fits =
+      toDepth ? x.height() % kBlock == 0 && x.width() % kBlock == 0 : x.channels() % (kBlock * kBlock) == 0;
   if (!fits) {
     return std::nullopt;
   }

@@ -55,8 +55,8 @@ private:
 /// to the operand (wrong rank, too small, too large); it then writes nothing.
 struct LayerKind {
   std::string_view name;
-  int weight;    ///< relative frequency
-  bool cpuOnly;  ///< Vela places it on the CPU (left out when CPU operators are disabled)
+  int weight;   ///< relative frequency
+  bool cpuOnly; ///< Vela places it on the CPU (left out when CPU operators are disabled)
   std::function<std::optional<std::vector<Value>>(NetworkState&, const Value&)> emit;
 };
 

@@ -274,13 +274,11 @@ GeneratedModel generateRandomNetwork(const RandomNetworkOptions& options) {
 }
 
 std::string describe(const RandomNetworkOptions& options) {
-  std::string text = "npu-model-gen random seed=" + std::to_string(options.seed) +
-                     " operators=" + std::to_string(options.operators) +
-                     " type=" + std::string(options.type ? nameOf(*options.type) : "drawn") +
-                     " inputs=" + std::to_string(options.maxInputs) +
-                     " resolution=" + std::to_string(options.maxResolution) +
-                     " channels=" + std::to_string(options.maxChannels) +
-                     " cpu=" + (options.cpuOperators ? "yes" : "no");
+  std::string text =
+      "npu-model-gen random seed=" + std::to_string(options.seed) + " operators=" + std::to_string(options.operators) +
+      " type=" + std::string(options.type ? nameOf(*options.type) : "drawn") +
+      " inputs=" + std::to_string(options.maxInputs) + " resolution=" + std::to_string(options.maxResolution) +
+      " channels=" + std::to_string(options.maxChannels) + " cpu=" + (options.cpuOperators ? "yes" : "no");
   if (!options.kinds.empty()) {
     text += " kinds=";
     for (std::size_t i = 0; i < options.kinds.size(); ++i) {

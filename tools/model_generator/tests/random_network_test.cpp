@@ -66,8 +66,7 @@ BOOST_AUTO_TEST_CASE(a_chosen_type_is_the_type_of_every_feature_map) {
     RandomNetworkOptions options = withSeed(11);
     options.type = type;
     options.kinds = {"conv", "add", "mean"};
-    const npu::Graph graph =
-        npu::tflite_frontend::readModel(generateRandomNetwork(options).bytes, "random.tflite");
+    const npu::Graph graph = npu::tflite_frontend::readModel(generateRandomNetwork(options).bytes, "random.tflite");
     const auto expected = type == ElementType::Int8    ? npu::DataType::Int8
                           : type == ElementType::UInt8 ? npu::DataType::UInt8
                                                        : npu::DataType::Int16;

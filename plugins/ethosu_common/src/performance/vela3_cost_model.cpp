@@ -38,7 +38,13 @@ double Vela3CostModel::transferCycles(npu::MemoryArea from, npu::MemoryArea to, 
 
 npu::OperationPerformance Vela3CostModel::estimate(const npu::Subgraph& subgraph, const npu::Operation& op,
                                                    const npu::PerformanceContext& context) const {
-  return estimateFullPerformance(arch_, traitsOf(subgraph, op), context);
+  OperationTraits traits = traitsOf(subgraph, op);
+  // Vela's final figures come after the command stream generation, which replaced the pass's activation
+  // by a ReLU packed into it (high_level_command_stream_generator.py); scheduling saw the operation's own.
+  if (const auto packed = op.attributes.get<std::string>("command_stream_activation")) {
+    traits.activation = npu::opTypeFromName(*packed);
+  }
+  return estimateFullPerformance(arch_, traits, context);
 }
 
 } // namespace ethosu

@@ -19,13 +19,13 @@ enum class ElementType { Int8, UInt8, Int16 };
 /// What a random network may contain. The same options always give byte-identical files.
 struct RandomNetworkOptions {
   std::uint64_t seed = 1;
-  int operators = 12;                ///< operators (or blocks such as squeeze-and-excite) drawn, 1..500
-  std::optional<ElementType> type;   ///< drawn from the seed when unset (int8 most often)
-  int maxInputs = 2;                 ///< subgraph inputs: 1..maxInputs, drawn
-  int maxResolution = 48;            ///< largest input height or width (1..1024)
-  int maxChannels = 32;              ///< largest input depth; layers grow to at most 4x this
-  bool cpuOperators = true;          ///< CPU-only operators and shape side chains in the middle
-  std::vector<std::string> kinds;    ///< only these operator kinds (names of randomOperatorKinds()); all if empty
+  int operators = 12;              ///< operators (or blocks such as squeeze-and-excite) drawn, 1..500
+  std::optional<ElementType> type; ///< drawn from the seed when unset (int8 most often)
+  int maxInputs = 2;               ///< subgraph inputs: 1..maxInputs, drawn
+  int maxResolution = 48;          ///< largest input height or width (1..1024)
+  int maxChannels = 32;            ///< largest input depth; layers grow to at most 4x this
+  bool cpuOperators = true;        ///< CPU-only operators and shape side chains in the middle
+  std::vector<std::string> kinds;  ///< only these operator kinds (names of randomOperatorKinds()); all if empty
 };
 
 /// Checks the options' ranges and kind names; returns a message for the first problem, or nullopt.
