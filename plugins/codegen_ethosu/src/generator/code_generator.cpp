@@ -9,11 +9,13 @@
 #include "ethosu/architecture/architecture.hpp"
 
 #include "npu/core/diagnostics.hpp"
+#include "npu/ir/graph_algorithms.hpp"
 
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <exception>
+#include <set>
 
 namespace ethosu::codegen {
 
@@ -92,9 +94,16 @@ StreamMemory streamMemoryOf(const npu::CodegenRequest& request, std::size_t inde
       result.inputs.push_back(*access);
     }
   }
+  // A tensor other regions or CPU operators also write (e.g. a concatenation fed from both sides of a
+  // CPU operator) is written here only in part: what the others wrote before counts as there.
+  const npu::DataflowIndex dataflow(subgraph);
+  const std::set<npu::OperationId> members(schedule.region.operations.begin(), schedule.region.operations.end());
   for (const npu::TensorId output : outputs) {
-    if (const auto access = accessOf(output, true)) {
-      result.outputs.push_back(*access);
+    const auto& producers = dataflow.producers(output);
+    const bool sharedWithOthers = std::any_of(producers.begin(), producers.end(),
+                                              [&](npu::OperationId producer) { return !members.contains(producer); });
+    if (const auto access = accessOf(output, !sharedWithOthers)) {
+      (sharedWithOthers ? result.inputs : result.outputs).push_back(*access);
     }
   }
   return result;
