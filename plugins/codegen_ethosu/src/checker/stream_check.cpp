@@ -8,8 +8,15 @@
 #include "ethosu/architecture/architecture.hpp"
 
 #include "npu/core/diagnostics.hpp"
+#include "npu/core/shape.hpp"
 
 namespace ethosu::codegen {
+
+namespace {
+
+constexpr std::int64_t kAllocationUnit = 16; // every buffer's address and size is a multiple (Vela)
+
+} // namespace
 
 std::vector<std::string> checkCommandStream(std::span<const std::uint8_t> payload, const StreamMemory& memory) {
   std::vector<std::string> problems;
@@ -34,7 +41,10 @@ std::vector<std::string> checkCommandStream(std::span<const std::uint8_t> payloa
       std::int64_t{view.variant->shramBanks} * CommonArchitecture::kShramBankBytes;
   limits.maxOutstandingKernels = view.variant->maxOutstandingKernels;
   limits.maxOutstandingDma = view.variant->maxOutstandingDma;
-  limits.initialised = memory.inputs;
+  for (MemoryAccess input : memory.inputs) {
+    input.end = input.start + npu::roundUp(input.end - input.start, kAllocationUnit);
+    limits.initialised.push_back(input);
+  }
   if (const auto flash = memory.regionBytes.find(region::kReadOnly); flash != memory.regionBytes.end()) {
     limits.initialised.push_back({region::kReadOnly, 0, flash->second, false});
   }

@@ -17,7 +17,9 @@ namespace ethosu::codegen {
 /// What the stream runs against.
 struct StreamMemory {
   std::map<int, std::int64_t> regionBytes; ///< flash, scratch and (when separate) fast scratch
-  std::vector<MemoryAccess> inputs;        ///< valid before the stream runs (all of flash is added)
+  /// Valid before the stream runs (all of flash is added). Each input counts up to the end of its
+  /// allocation, a whole number of 16-byte units: a DMA may read the padding after its last element.
+  std::vector<MemoryAccess> inputs;
   std::vector<MemoryAccess> outputs;       ///< must be written by the end
 };
 

@@ -44,16 +44,21 @@ std::optional<std::string_view> nameOfCode(std::uint16_t code) {
 
 } // namespace
 
-DriverPayloadView readDriverPayload(std::span<const std::uint8_t> bytes) {
-  if (bytes.size() % 4 != 0) {
-    fail("its size, " + std::to_string(bytes.size()) + " bytes, is not a whole number of 32-bit words");
-  }
+std::vector<std::uint32_t> littleEndianWords(std::span<const std::uint8_t> bytes) {
   std::vector<std::uint32_t> words(bytes.size() / 4);
   for (std::size_t i = 0; i < words.size(); ++i) {
     words[i] = static_cast<std::uint32_t>(bytes[i * 4]) | (static_cast<std::uint32_t>(bytes[i * 4 + 1]) << 8) |
                (static_cast<std::uint32_t>(bytes[i * 4 + 2]) << 16) |
                (static_cast<std::uint32_t>(bytes[i * 4 + 3]) << 24);
   }
+  return words;
+}
+
+DriverPayloadView readDriverPayload(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() % 4 != 0) {
+    fail("its size, " + std::to_string(bytes.size()) + " bytes, is not a whole number of 32-bit words");
+  }
+  const std::vector<std::uint32_t> words = littleEndianWords(bytes);
   if (words.empty() || words[0] != kFourCc) {
     fail("it does not start with the driver's \"COP1\" header");
   }

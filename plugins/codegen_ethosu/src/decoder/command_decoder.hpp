@@ -21,6 +21,9 @@ struct DriverPayloadView {
   const VariantSpec* variant = nullptr;   ///< the accelerator the CONFIG word names; null when unknown
 };
 
+/// Little-endian 32-bit words; the size must be a multiple of 4.
+[[nodiscard]] std::vector<std::uint32_t> littleEndianWords(std::span<const std::uint8_t> bytes);
+
 /// Splits a command stream tensor ("COP1" header, CONFIG and ID words, NOPs, CMD_STREAM with the
 /// stream's length, then the stream).
 [[nodiscard]] DriverPayloadView readDriverPayload(std::span<const std::uint8_t> bytes);

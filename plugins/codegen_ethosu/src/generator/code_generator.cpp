@@ -22,7 +22,6 @@ namespace ethosu::codegen {
 namespace {
 
 constexpr int kDefaultMaxBlockDependency = 3;
-constexpr std::int64_t kAllocationUnit = 16; // every buffer address and size is a multiple (Vela)
 
 const VariantSpec& variantOf(const npu::Accelerator& accelerator) {
   const VariantSpec* variant = findVariant(accelerator.info().variant);
@@ -83,10 +82,8 @@ StreamMemory streamMemoryOf(const npu::CodegenRequest& request, std::size_t inde
       return std::nullopt;
     }
     const int region = regionOf(address->second.area, false, memory);
-    // An input's allocation is whole 16-byte units: a DMA may read the padding after its last element.
-    const std::int64_t bytes = subgraph.tensor(tensor).byteSize();
     return MemoryAccess{region, address->second.address,
-                        address->second.address + (write ? bytes : npu::roundUp(bytes, kAllocationUnit)), write};
+                        address->second.address + subgraph.tensor(tensor).byteSize(), write};
   };
   const auto [inputs, outputs] = regionBoundary(subgraph, schedule.region);
   for (const npu::TensorId input : inputs) {

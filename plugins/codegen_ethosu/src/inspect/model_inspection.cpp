@@ -16,7 +16,6 @@ namespace ethosu::codegen {
 namespace {
 
 constexpr std::size_t kFirstFeatureMapInput = 4; // command stream, flash, scratch, fast scratch
-constexpr std::int64_t kAllocationUnit = 16;
 
 bool isEthosUOperator(const npu::Operation& op) {
   if (op.type != npu::OpType::Custom && op.type != npu::OpType::CustomNpuOp) {
@@ -33,12 +32,9 @@ std::vector<std::vector<std::int32_t>> arenaOffsets(const npu::Graph& model) {
     if (entry.name != "OfflineMemoryAllocation" || entry.bytes.size() % 4 != 0 || entry.bytes.size() < 12) {
       continue;
     }
-    std::vector<std::int32_t> values(entry.bytes.size() / 4);
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      values[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(entry.bytes[i * 4]) |
-                                            (static_cast<std::uint32_t>(entry.bytes[i * 4 + 1]) << 8) |
-                                            (static_cast<std::uint32_t>(entry.bytes[i * 4 + 2]) << 16) |
-                                            (static_cast<std::uint32_t>(entry.bytes[i * 4 + 3]) << 24));
+    std::vector<std::int32_t> values;
+    for (const std::uint32_t word : littleEndianWords(entry.bytes)) {
+      values.push_back(static_cast<std::int32_t>(word));
     }
     std::size_t total = 0;
     for (const npu::Subgraph& subgraph : model.subgraphs) {
@@ -86,8 +82,7 @@ StreamMemory memoryOf(const npu::Subgraph& subgraph, const npu::Operation& op,
   };
   for (std::size_t i = kFirstFeatureMapInput; i < op.inputs.size(); ++i) {
     if (const auto offset = offsetOf(op.inputs[i])) {
-      const std::int64_t bytes = npu::roundUp(tensorBytes(subgraph, op.inputs[i]), kAllocationUnit);
-      memory.inputs.push_back({region::kScratch, *offset, *offset + bytes, false});
+      memory.inputs.push_back({region::kScratch, *offset, *offset + tensorBytes(subgraph, op.inputs[i]), false});
     }
   }
   for (const npu::TensorId output : op.outputs) {
