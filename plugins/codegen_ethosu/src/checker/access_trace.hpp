@@ -13,6 +13,10 @@ namespace ethosu::codegen {
 
 enum class Engine : std::uint8_t { Kernel, Dma };
 
+/// Every buffer's address and size is a multiple of this (Vela's allocation quantum): the padding after a
+/// tensor belongs to its buffer.
+inline constexpr std::int64_t kAllocationUnit = 16;
+
 /// Bytes [start, end) of one region, read or written.
 struct MemoryAccess {
   int region = 0;

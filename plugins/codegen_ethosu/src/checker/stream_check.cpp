@@ -12,11 +12,6 @@
 
 namespace ethosu::codegen {
 
-namespace {
-
-constexpr std::int64_t kAllocationUnit = 16; // every buffer's address and size is a multiple (Vela)
-
-} // namespace
 
 std::vector<std::string> checkCommandStream(std::span<const std::uint8_t> payload, const StreamMemory& memory) {
   std::vector<std::string> problems;

@@ -93,7 +93,13 @@ std::vector<MemoryAccess> accessesOf(const Registers& registers, const FeatureMa
       return;
     }
     const std::int64_t base = registers.get(static_cast<Cmd1>(static_cast<std::uint16_t>(map.base0) + index));
-    accesses.push_back({region, base, base + (rows - 1) * strideY + (columns - 1) * strideX + channels, write});
+    std::int64_t end = base + (rows - 1) * strideY + (columns - 1) * strideX + channels;
+    if (write) {
+      // Buffers are allocated in whole 16-byte units, and a DMA copying the buffer reads its padding:
+      // a write counts up to the end of its last unit.
+      end = npu::roundUp(end, kAllocationUnit);
+    }
+    accesses.push_back({region, base, end, write});
   };
   const std::int64_t left = std::min(box.width, width0);
   const std::int64_t right = box.width - left;

@@ -149,6 +149,27 @@ BOOST_AUTO_TEST_CASE(the_checker_catches_a_read_of_scratch_nothing_wrote) {
   BOOST_TEST(mentions(checkCommandStream(payloadOf(copyThenConvolve()), memory), "before anything wrote it"));
 }
 
+BOOST_AUTO_TEST_CASE(a_dma_copying_a_written_feature_map_may_read_the_padding_of_its_buffer) {
+  // A 3x3x3 OFM is 27 bytes in a 32-byte buffer; a DMA copies whole 16-byte units of it.
+  auto operations = copyThenConvolve();
+  auto& conv = std::get<BlockOperation>(operations[1]);
+  for (FeatureMap* map : {&conv.ifm, &conv.ofm}) {
+    map->shape = Shape3{3, 3, 3};
+    map->tiles.height0 = map->tiles.height1 = map->tiles.width0 = 3;
+    map->strides = Shape3{9, 3, 1};
+  }
+  DmaOperation copyOut;
+  copyOut.name = "copy_of_output";
+  copyOut.source = AddressRange{region::kScratch, 0x400, 32};
+  copyOut.destination = AddressRange{region::kScratch, 0xc00, 32};
+  operations.push_back(copyOut);
+  StreamMemory memory;
+  memory.regionBytes = {{region::kReadOnly, 512}, {region::kScratch, 0x1000}};
+  memory.inputs = {{region::kScratch, 0, 27, false}};
+  const auto problems = checkCommandStream(payloadOf(operations), memory);
+  BOOST_TEST(problems.empty(), (problems.empty() ? "" : problems.front()));
+}
+
 BOOST_AUTO_TEST_CASE(an_address_beyond_the_region_is_a_compile_error_naming_the_operation) {
   auto operations = copyThenConvolve();
   std::get<BlockOperation>(operations[1]).ofm.tiles.addresses[0] = std::int64_t{1} << 33;
