@@ -60,9 +60,10 @@ RewriteResult convertMeanToDepthwiseConv(Subgraph& subgraph, const Operation& op
     reducesSomething = reducesSomething || (reduce[i] != 0 && ifmShape[i] > 1);
   }
   if (!reducesSomething) {
+    // The copy keeps the axes as an input, as Vela's Memcpy does (convert_mean_to_depthwise_conv): the
+    // constant then takes its place in the read-only area.
     Operation copy = op;
     copy.type = OpType::Memcpy;
-    copy.inputs = {op.inputs[0]};
     setDefaultShapes(subgraph, copy);
     return std::vector<Operation>{copy};
   }

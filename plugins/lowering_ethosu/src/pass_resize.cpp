@@ -77,8 +77,14 @@ Operation nearestAlignedCorners(Subgraph& subgraph, Operation op, int factor) {
 }
 
 std::vector<Operation> upscaleAndAveragePool(Subgraph& subgraph, const Operation& op, int factor) {
+  // Every pass keeps the operator's other inputs (the size constant), as Vela's clones of the operator
+  // do (convert_resize_to_upscale_and_average_pool): the constant then takes its place in the read-only area.
   Operation base = op;
-  base.inputs = {op.ifm()};
+  const auto withInput = [&op](TensorId input) {
+    std::vector<TensorId> inputs = op.inputs;
+    inputs.at(0) = input;
+    return inputs;
+  };
   base.kernel = Kernel{};
   base.padding = Padding::Same; // irrelevant for a 1x1 kernel
   base.ifmResampling = Resampling::Nearest;
@@ -97,7 +103,7 @@ std::vector<Operation> upscaleAndAveragePool(Subgraph& subgraph, const Operation
     const TensorId output =
         addFeatureMap(subgraph, ofm.name + "_" + std::to_string(count),
                       toShape(ofmShape.withHW(shape.height, shape.width)), ofm.type, ofm.quantisation);
-    twice.inputs = {previous};
+    twice.inputs = withInput(previous);
     twice.outputs = {output};
     setDefaultShapes(subgraph, twice);
     previous = output;
@@ -107,7 +113,7 @@ std::vector<Operation> upscaleAndAveragePool(Subgraph& subgraph, const Operation
   if (doublings > 1) {
     last.name = op.name + "_" + std::to_string(doublings - 1);
   }
-  last.inputs = {previous};
+  last.inputs = withInput(previous);
   last.outputs = op.outputs;
   const bool alignCorners = op.attributes.getOr<bool>("align_corners", false);
   if (op.type == OpType::ResizeBilinear) {

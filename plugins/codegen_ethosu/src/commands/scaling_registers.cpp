@@ -104,8 +104,9 @@ int emitElementwiseScale(CommandEmitter& emitter, const BlockOperation& op) {
     const auto inputScale = scaleOf(op.ifm.quantisation);
     const auto input2Scale = op.ifm2 ? scaleOf(op.ifm2->quantisation) : std::nullopt;
     auto outputScale = scaleOf(op.ofm.quantisation);
-    if (op.activation && (op.activation->function == ActivationFunction::Sigmoid ||
-                          op.activation->function == ActivationFunction::Tanh)) {
+    const bool fixedOutputScale = op.activation && (op.activation->function == ActivationFunction::Sigmoid ||
+                                                    op.activation->function == ActivationFunction::Tanh);
+    if (fixedOutputScale) {
       outputScale = 1.0 / 0x3000;
     }
     const auto* explicitScale = std::get_if<ScaleShift>(&op.rescale);
@@ -114,7 +115,13 @@ int emitElementwiseScale(CommandEmitter& emitter, const BlockOperation& op) {
       if (explicitScale != nullptr) {
         output = {explicitScale->scale, static_cast<int>(explicitScale->shift)};
       } else if (!unscaled) {
-        output = quantiseScale((*inputScale * *input2Scale) / *outputScale);
+        // Vela multiplies the scales as numpy float32 scalars (a tensor's scale is read as float32), so the
+        // product and the quotient round to single precision; only the fixed Sigmoid/Tanh OFM scale is a
+        // Python float, which makes the quotient double (scaling.elementwise_mul_scale).
+        const float product = static_cast<float>(*inputScale) * static_cast<float>(*input2Scale);
+        const double rescale = fixedOutputScale ? static_cast<double>(product) / *outputScale
+                                                : static_cast<double>(product / static_cast<float>(*outputScale));
+        output = quantiseScale(rescale);
       }
     } else {
       double operandA = 1;
@@ -166,25 +173,38 @@ int emitElementwiseScale(CommandEmitter& emitter, const BlockOperation& op) {
 
 int poolingMode(PoolingFunction function) {
   switch (function) {
-  case PoolingFunction::Max: return 0;
-  case PoolingFunction::Average: return 1;
-  case PoolingFunction::ReduceSum: return 2;
+  case PoolingFunction::Max:
+    return 0;
+  case PoolingFunction::Average:
+    return 1;
+  case PoolingFunction::ReduceSum:
+    return 2;
   }
   return 0;
 }
 
 int elementwiseMode(ElementwiseFunction function) {
   switch (function) {
-  case ElementwiseFunction::Mul: return 0;
-  case ElementwiseFunction::Add: return 1;
-  case ElementwiseFunction::Sub: return 2;
-  case ElementwiseFunction::Min: return 3;
-  case ElementwiseFunction::Max: return 4;
-  case ElementwiseFunction::LeakyRelu: return 5;
-  case ElementwiseFunction::Abs: return 6;
-  case ElementwiseFunction::Clz: return 7;
-  case ElementwiseFunction::Shr: return 8;
-  case ElementwiseFunction::Shl: return 9;
+  case ElementwiseFunction::Mul:
+    return 0;
+  case ElementwiseFunction::Add:
+    return 1;
+  case ElementwiseFunction::Sub:
+    return 2;
+  case ElementwiseFunction::Min:
+    return 3;
+  case ElementwiseFunction::Max:
+    return 4;
+  case ElementwiseFunction::LeakyRelu:
+    return 5;
+  case ElementwiseFunction::Abs:
+    return 6;
+  case ElementwiseFunction::Clz:
+    return 7;
+  case ElementwiseFunction::Shr:
+    return 8;
+  case ElementwiseFunction::Shl:
+    return 9;
   }
   return 0;
 }

@@ -51,8 +51,8 @@ namespace {
 /// Every operation's weights encoded for its block config and depth slicing, keyed by (schedule,
 /// position). The encodings are independent and the codec dominates compile time on big networks, so
 /// they run in parallel; the layout that follows is sequential and so deterministic.
-std::map<std::pair<std::size_t, std::size_t>, std::shared_ptr<const npu::EncodedWeights>> encodeAll(
-    const npu::Graph& graph, std::span<const npu::Schedule> schedules, const npu::Accelerator& accelerator) {
+std::map<std::pair<std::size_t, std::size_t>, std::shared_ptr<const npu::EncodedWeights>>
+encodeAll(const npu::Graph& graph, std::span<const npu::Schedule> schedules, const npu::Accelerator& accelerator) {
   std::vector<std::pair<std::size_t, std::size_t>> jobs;
   for (std::size_t s = 0; s < schedules.size(); ++s) {
     for (std::size_t position = 0; position < schedules[s].operations.size(); ++position) {
@@ -76,21 +76,65 @@ std::map<std::pair<std::size_t, std::size_t>, std::shared_ptr<const npu::Encoded
   return result;
 }
 
-/// FNV-1a of a weight stream, to find identical streams without comparing every pair.
-std::uint64_t streamHash(const std::vector<std::uint8_t>& stream) {
+/// A weight stream split into its two kinds of bytes: each core's scales and each core's weights of every
+/// slice, concatenated (each part padded to 16 bytes as streamed).
+struct StreamParts {
+  std::vector<std::uint8_t> scales;
+  std::vector<std::uint8_t> weights;
+};
+
+StreamParts splitStream(const npu::EncodedWeights& encoded) {
+  StreamParts parts;
+  for (const npu::EncodedWeightSlice& slice : encoded.slices) {
+    std::int64_t core = slice.offset;
+    for (std::size_t c = 0; c < slice.coreBytes.size(); ++c) {
+      const std::int64_t scaleBytes = npu::roundUp(slice.coreScaleBytes[c], 16);
+      const auto begin = encoded.stream.begin() + static_cast<std::ptrdiff_t>(core);
+      parts.scales.insert(parts.scales.end(), begin, begin + static_cast<std::ptrdiff_t>(scaleBytes));
+      parts.weights.insert(parts.weights.end(), begin + static_cast<std::ptrdiff_t>(scaleBytes),
+                           begin + static_cast<std::ptrdiff_t>(npu::roundUp(slice.coreBytes[c], 16)));
+      core += npu::roundUp(slice.coreBytes[c], 16);
+    }
+  }
+  return parts;
+}
+
+/// FNV-1a of some bytes, to find identical streams without comparing every pair.
+std::uint64_t bytesHash(const std::vector<std::uint8_t>& bytes) {
   std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (const std::uint8_t byte : stream) {
+  for (const std::uint8_t byte : bytes) {
     hash = (hash ^ byte) * 0x100000001b3ULL;
   }
   return hash;
 }
+
+/// What Vela compares to share the scales of an encoding (weight_compressor.ScaleCompressionConfig): the
+/// bias tensor's value, and the operation's IFM and OFM scales.
+using ScaleIdentity = std::tuple<std::int64_t, double, double>;
+
+ScaleIdentity scaleIdentityOf(const npu::Subgraph& subgraph, const npu::Operation& op) {
+  const auto scaleOf = [&](npu::TensorId tensor) {
+    const npu::Quantisation& quantisation = subgraph.tensor(tensor).quantisation;
+    return quantisation.scale.empty() ? -1.0 : quantisation.scaleAt(0);
+  };
+  const npu::TensorId bias = op.bias();
+  return {subgraph.validTensorId(bias) ? storageKey(subgraph, bias) : -1, scaleOf(op.ifm()), scaleOf(op.ofm())};
+}
+
+/// A weight stream stored in the area, found again by its weights.
+struct StoredStream {
+  OperationWeights weights;
+  StreamParts parts;
+  std::pair<int, std::int64_t> weightIdentity; ///< (subgraph, storage key) of the weight tensor
+  ScaleIdentity scaleIdentity;
+};
 
 } // namespace
 
 ReadOnlyArea::ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedule> schedules,
                            const npu::Accelerator& accelerator) {
   auto encodings = encodeAll(graph, schedules, accelerator);
-  std::multimap<std::uint64_t, OperationWeights> storedStreams;
+  std::multimap<std::uint64_t, StoredStream> storedStreams; ///< by the hash of their weights
   for (std::size_t s = 0; s < schedules.size(); ++s) {
     const npu::Schedule& schedule = schedules[s];
     const int subgraphIndex = schedule.region.subgraph;
@@ -108,19 +152,41 @@ ReadOnlyArea::ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedul
         }
       }
     }
-    // Then the weight streams, in execution order; an identical stream is stored once (Vela shares an
-    // encoding between operations with equal weights and compression config).
+    // Then the weight streams, in execution order. An identical stream is stored once (Vela shares an
+    // encoding between operations with equal weights and compression config); an operation whose weights
+    // are those of a stored stream of the same weight tensor but whose scales differ (e.g. the shared
+    // all-ones weights of MEANs of different quantisation) stores only its scales.
     for (std::size_t position = 0; position < schedule.operations.size(); ++position) {
       const auto encoding = encodings.find({s, position});
       if (encoding == encodings.end()) {
         continue;
       }
       const npu::Operation& op = subgraph.operation(schedule.operations[position].op);
-      OperationWeights weights{encoding->second, -1};
-      const std::uint64_t hash = streamHash(weights.encoded->stream);
+      StoredStream candidate{OperationWeights{encoding->second, -1, std::nullopt},
+                             splitStream(*encoding->second),
+                             {subgraphIndex, storageKey(subgraph, op.weights())},
+                             scaleIdentityOf(subgraph, op)};
+      const std::uint64_t hash = bytesHash(candidate.parts.weights);
+      OperationWeights weights = candidate.weights;
       for (auto [stored, last] = storedStreams.equal_range(hash); stored != last; ++stored) {
-        if (stored->second.encoded->stream == weights.encoded->stream) {
-          weights = stored->second;
+        if (stored->second.parts.weights != candidate.parts.weights) {
+          continue;
+        }
+        const bool sameWeights = stored->second.weightIdentity == candidate.weightIdentity;
+        if (stored->second.parts.scales == candidate.parts.scales &&
+            (!sameWeights || stored->second.scaleIdentity == candidate.scaleIdentity)) {
+          weights = stored->second.weights;
+          break;
+        }
+        if (sameWeights) {
+          weights = stored->second.weights;
+          weights.encoded = candidate.weights.encoded;
+          const auto& scales = candidate.parts.scales;
+          const npu::TensorId bias = op.bias();
+          const std::string name = subgraph.validTensorId(bias) ? subgraph.tensor(bias).name
+                                                                : subgraph.tensor(op.weights()).name + "_scales";
+          weights.scaleAddress = allocate(name + "_npu_encoded_weights", static_cast<std::int64_t>(scales.size()));
+          std::copy(scales.begin(), scales.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(*weights.scaleAddress));
           break;
         }
       }
@@ -129,11 +195,25 @@ ReadOnlyArea::ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedul
         weights.address = allocate(subgraph.tensor(op.weights()).name + "_npu_encoded_weights",
                                    static_cast<std::int64_t>(stream.size()));
         std::copy(stream.begin(), stream.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(weights.address));
-        storedStreams.emplace(hash, weights);
+        candidate.weights = weights;
+        storedStreams.emplace(hash, std::move(candidate));
       }
       weights_.emplace(std::pair{s, position}, std::move(weights));
     }
   }
+}
+
+std::int64_t scaleOnlyOffset(const npu::EncodedWeights& encoded, int depth, std::size_t core) {
+  std::int64_t offset = 0;
+  for (const npu::EncodedWeightSlice& slice : encoded.slices) {
+    for (std::size_t c = 0; c < slice.coreBytes.size(); ++c) {
+      if (slice.depthStart == depth && c == core) {
+        return offset;
+      }
+      offset += npu::roundUp(slice.coreScaleBytes[c], 16);
+    }
+  }
+  npu::throwInternalError("no weight slice starting at channel " + std::to_string(depth));
 }
 
 void ReadOnlyArea::addConstant(const npu::Subgraph& subgraph, int subgraphIndex, npu::TensorId tensor, bool copied) {

@@ -25,7 +25,14 @@ namespace ethosu::codegen {
 struct OperationWeights {
   std::shared_ptr<const npu::EncodedWeights> encoded; ///< with the stream bytes
   std::int64_t address = 0;                           ///< of the stream in the read-only area
+  /// When the operation shares another's weights but not its scales (Vela's scale-only NpuWeightTensor,
+  /// weight_compressor.encode_weight_and_scale_tensor): where its own scales are, each core's scales of
+  /// each slice padded to 16 bytes, one after the other. The scales are then read from here, never copied.
+  std::optional<std::int64_t> scaleAddress;
 };
+
+/// Offset of the scales of `core` of the slice starting at `depth` within a scale-only stream.
+[[nodiscard]] std::int64_t scaleOnlyOffset(const npu::EncodedWeights& encoded, int depth, std::size_t core);
 
 /// One item of the area, for listings.
 struct ReadOnlyEntry {
@@ -37,8 +44,7 @@ struct ReadOnlyEntry {
 class ReadOnlyArea {
 public:
   /// Lays out the constants and weight streams of every region of `schedules` (in order).
-  ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedule> schedules,
-               const npu::Accelerator& accelerator);
+  ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedule> schedules, const npu::Accelerator& accelerator);
 
   /// Address of a constant tensor of subgraph `subgraphIndex` (or of an equivalent one stored before);
   /// nullopt when the area does not hold it.

@@ -131,10 +131,28 @@ std::array<std::int64_t, 4> tileOffsetsOf(const npu::Operation& op) {
   return {offset, offset, offset, offset};
 }
 
+/// The operation as its commands apply it. When lowering packed a ReLU into a pass whose operation has an
+/// activation of its own, scheduling costs the operation's activation but the commands apply the ReLU:
+/// Vela replaces the pass's activation while it turns the pass into commands
+/// (high_level_command_stream_generator.py, generate_high_level_commands_for_sched_op).
+std::optional<npu::Operation> withCommandStreamActivation(const npu::Operation& op) {
+  const auto packed = op.attributes.get<std::string>("command_stream_activation");
+  if (!packed) {
+    return std::nullopt;
+  }
+  const auto type = npu::opTypeFromName(*packed);
+  npu::require(type.has_value(), "a packed activation names an operation type");
+  npu::Operation replaced = op;
+  replaced.activation = npu::Activation{*type, op.attributes.get<double>("command_stream_activation_min"),
+                                        op.attributes.get<double>("command_stream_activation_max"), npu::kNoTensor};
+  return replaced;
+}
+
 OperationInfo describe(const RegionSources& sources, const RegionStorage& storage, std::size_t position) {
   const npu::Subgraph& subgraph = storage.subgraph();
   const npu::ScheduledOperation& scheduled = sources.schedule.operations[position];
-  const npu::Operation& op = subgraph.operation(scheduled.op);
+  const std::optional<npu::Operation> replaced = withCommandStreamActivation(subgraph.operation(scheduled.op));
+  const npu::Operation& op = replaced ? *replaced : subgraph.operation(scheduled.op);
   OperationInfo info;
   info.name = op.name;
   info.blockType = npuBlockTypeOf(op.type);
@@ -211,8 +229,11 @@ OperationInfo describe(const RegionSources& sources, const RegionStorage& storag
       info.weightBufferRegion = regionOf(placed->area, false, sources.accelerator.memory());
     }
   }
-  if (op.activation && op.activation->lut != npu::kNoTensor) {
-    info.lookupTable = op.activation->lut;
+  // The table of the operation's own activation is still copied in when a packed ReLU replaced it (Vela
+  // keys the DMA on the operation's activation_lut, which the replacement leaves in place).
+  const npu::Operation& original = subgraph.operation(scheduled.op);
+  if (original.activation && original.activation->lut != npu::kNoTensor) {
+    info.lookupTable = original.activation->lut;
     const auto address = sources.readOnly.constantAddress(subgraph, sources.schedule.region.subgraph, info.lookupTable);
     npu::require(address.has_value(), "lookup tables are in the read-only area");
     info.lookupTableSourceAddress = *address;

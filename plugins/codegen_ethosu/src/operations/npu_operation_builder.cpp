@@ -9,8 +9,8 @@ namespace ethosu::codegen {
 namespace {
 
 // Vela: high_level_command_to_npu_op.create_feature_map.
-FeatureMap featureMap(const OperandInfo& operand, const Box& box, const std::array<int, 3>& strideMultiplier = {1, 1, 1},
-                      bool transposed = false) {
+FeatureMap featureMap(const OperandInfo& operand, const Box& box,
+                      const std::array<int, 3>& strideMultiplier = {1, 1, 1}, bool transposed = false) {
   FeatureMap map;
   map.type = operand.type;
   map.region = operand.storage.region;
@@ -43,7 +43,9 @@ FeatureMap featureMap(const OperandInfo& operand, const Box& box, const std::arr
   return map;
 }
 
-Shape3 shape3(const npu::Shape4& shape) { return Shape3{shape.height, shape.width, shape.depth}; }
+Shape3 shape3(const npu::Shape4& shape) {
+  return Shape3{shape.height, shape.width, shape.depth};
+}
 
 // Vela: high_level_command_to_npu_op.create_padding.
 NpuPadding paddingFor(const StripeCommand& stripe, const OperationInfo& info) {
@@ -126,7 +128,15 @@ void setWeights(BlockOperation& npuOp, const StripeCommand& stripe, const Operat
     }
     const std::int64_t scaleBytes = slice.coreScaleBytes[c];
     const std::int64_t weightBytes = slice.coreBytes[c] - scaleBytes;
-    if (scalesInPlace) {
+    if (info.weights->scaleAddress) {
+      // Weights shared with another operation, scales of its own: read in place from the read-only area.
+      const std::int64_t weightsStart = scalesInPlace ? bufferStart : coreStart + scaleBytes;
+      npuOp.weights.push_back(AddressRange{region, weightsStart, npu::roundUp(weightBytes, 16)});
+      npuOp.biases.push_back(AddressRange{info.weightRegion,
+                                          *info.weights->scaleAddress + scaleOnlyOffset(encoded, slice.depthStart, c),
+                                          npu::roundUp(scaleBytes, 16)});
+      bufferStart += scalesInPlace ? npu::roundUp(weightBytes, 16) : 0;
+    } else if (scalesInPlace) {
       npuOp.weights.push_back(AddressRange{region, bufferStart, npu::roundUp(weightBytes, 16)});
       npuOp.biases.push_back(AddressRange{info.weightRegion, coreStart, npu::roundUp(scaleBytes, 16)});
       bufferStart += npu::roundUp(weightBytes, 16);

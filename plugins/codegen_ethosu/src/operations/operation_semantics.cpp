@@ -16,14 +16,22 @@ using npu::isAvgPool;
 using npu::isMaxPool;
 using npu::isReluLike;
 
-bool isResize(OpType type) { return type == OpType::ResizeBilinear || type == OpType::ResizeNearestNeighbor; }
+bool isResize(OpType type) {
+  return type == OpType::ResizeBilinear || type == OpType::ResizeNearestNeighbor;
+}
 
-std::string memoryFunction(const npu::Operation& op) { return op.attributes.getOr<std::string>("memory_function", ""); }
+std::string memoryFunction(const npu::Operation& op) {
+  return op.attributes.getOr<std::string>("memory_function", "");
+}
 
 /// The operation was (or absorbed) a QUANTIZE (Vela: any op of the pass is or was a Quantize).
-bool fusedQuantize(const npu::Operation& op) { return op.type == OpType::Quantize || op.sourceType == "QUANTIZE"; }
+bool fusedQuantize(const npu::Operation& op) {
+  return op.type == OpType::Quantize || op.sourceType == "QUANTIZE";
+}
 
-bool hasExplicitScaling(const npu::Operation& op) { return op.attributes.has("explicit_scaling_multiplier"); }
+bool hasExplicitScaling(const npu::Operation& op) {
+  return op.attributes.has("explicit_scaling_multiplier");
+}
 
 bool forcedOutputQuantisation(const npu::Operation& op) {
   return op.attributes.getOr<bool>("forced_output_quantisation", false);
@@ -69,8 +77,8 @@ bool useZeroPointZero(const npu::Subgraph& subgraph, const npu::Operation& op, n
   if (op.type == OpType::AvgPool && hasExplicitScaling(op)) {
     return false;
   }
-  const bool activationAllows = !op.activation || forcedOutputQuantisation(op) ||
-                                (isAvgPool(op.type) && isReluLike(op.activation->type));
+  const bool activationAllows =
+      !op.activation || forcedOutputQuantisation(op) || (isAvgPool(op.type) && isReluLike(op.activation->type));
   return activationAllows && memoryFunction(op) != "ConcatSliceWrite" && !fusedQuantize(op);
 }
 
@@ -89,10 +97,15 @@ NpuRounding roundingOf(const npu::Subgraph& subgraph, const npu::Operation& op, 
   }
   // Our IR has no "unset" rounding: TFLite is the default and any other mode was chosen by lowering.
   switch (op.rounding) {
-  case npu::RoundingMode::TFLite: break;
-  case npu::RoundingMode::ToZero: rounding = NpuRounding::Truncate; break;
+  case npu::RoundingMode::TFLite:
+    break;
+  case npu::RoundingMode::ToZero:
+    rounding = NpuRounding::Truncate;
+    break;
   case npu::RoundingMode::HalfUp:
-  case npu::RoundingMode::AwayZero: rounding = NpuRounding::Natural; break;
+  case npu::RoundingMode::AwayZero:
+    rounding = NpuRounding::Natural;
+    break;
   }
   return rounding;
 }
@@ -104,9 +117,15 @@ NpuActivation activationOf(const npu::Subgraph& subgraph, const npu::Operation& 
     return activation;
   }
   switch (op.activation->type) {
-  case OpType::Tanh: activation.function = ActivationFunction::Tanh; break;
-  case OpType::Sigmoid: activation.function = ActivationFunction::Sigmoid; break;
-  case OpType::LUT: activation.function = ActivationFunction::TableLookup; break;
+  case OpType::Tanh:
+    activation.function = ActivationFunction::Tanh;
+    break;
+  case OpType::Sigmoid:
+    activation.function = ActivationFunction::Sigmoid;
+    break;
+  case OpType::LUT:
+    activation.function = ActivationFunction::TableLookup;
+    break;
   default:
     if (!isReluLike(op.activation->type)) {
       npu::throwCompileError("operation '" + op.name + "' has an activation the NPU cannot apply (" +
@@ -135,8 +154,12 @@ NpuActivation activationOf(const npu::Subgraph& subgraph, const npu::Operation& 
 void describeKind(const npu::Operation& op, OperationInfo& info) {
   switch (info.blockType) {
   case NpuBlockType::ConvolutionMxN:
-  case NpuBlockType::VectorProduct: info.kind = BlockOperation::Kind::Conv2D; break;
-  case NpuBlockType::ConvolutionDepthWise: info.kind = BlockOperation::Kind::DepthwiseConv2D; break;
+  case NpuBlockType::VectorProduct:
+    info.kind = BlockOperation::Kind::Conv2D;
+    break;
+  case NpuBlockType::ConvolutionDepthWise:
+    info.kind = BlockOperation::Kind::DepthwiseConv2D;
+    break;
   case NpuBlockType::Pooling:
   case NpuBlockType::ReduceSum:
     info.kind = BlockOperation::Kind::Pooling;
@@ -153,11 +176,11 @@ void describeKind(const npu::Operation& op, OperationInfo& info) {
   case NpuBlockType::ElementWise: {
     info.kind = BlockOperation::Kind::Elementwise;
     static const std::pair<OpType, ElementwiseFunction> kFunctions[] = {
-        {OpType::Mul, ElementwiseFunction::Mul},       {OpType::Add, ElementwiseFunction::Add},
-        {OpType::Sub, ElementwiseFunction::Sub},       {OpType::Minimum, ElementwiseFunction::Min},
-        {OpType::Maximum, ElementwiseFunction::Max},   {OpType::LeakyRelu, ElementwiseFunction::LeakyRelu},
-        {OpType::Abs, ElementwiseFunction::Abs},       {OpType::CLZ, ElementwiseFunction::Clz},
-        {OpType::SHR, ElementwiseFunction::Shr},       {OpType::SHL, ElementwiseFunction::Shl}};
+        {OpType::Mul, ElementwiseFunction::Mul},     {OpType::Add, ElementwiseFunction::Add},
+        {OpType::Sub, ElementwiseFunction::Sub},     {OpType::Minimum, ElementwiseFunction::Min},
+        {OpType::Maximum, ElementwiseFunction::Max}, {OpType::LeakyRelu, ElementwiseFunction::LeakyRelu},
+        {OpType::Abs, ElementwiseFunction::Abs},     {OpType::CLZ, ElementwiseFunction::Clz},
+        {OpType::SHR, ElementwiseFunction::Shr},     {OpType::SHL, ElementwiseFunction::Shl}};
     bool known = false;
     for (const auto& [type, function] : kFunctions) {
       if (type == op.type) {
@@ -172,7 +195,9 @@ void describeKind(const npu::Operation& op, OperationInfo& info) {
                  info.elementwise == ElementwiseFunction::Clz;
     break;
   }
-  case NpuBlockType::Dma: info.memoryCopy = true; break;
+  case NpuBlockType::Dma:
+    info.memoryCopy = true;
+    break;
   case NpuBlockType::Default:
     npu::throwInternalError("operation '" + op.name + "' is placed on the NPU but has no NPU block type");
   }
@@ -201,10 +226,13 @@ void describeScaling(const npu::Operation& op, OperationInfo& info) {
   const auto scaleOf = [](const std::optional<Quantisation>& q) { return q && q->scale ? *q->scale : 1.0; };
   if (scaling) {
     info.rescale = ScaleShift{scaling->multiplier.at(0), scaling->shift.at(0)};
-  } else if (op.type == OpType::Add && (op.sourceType == "RESIZE_BILINEAR" || op.sourceType == "RESIZE_NEAREST_NEIGHBOR")) {
+  } else if (op.type == OpType::Add &&
+             (op.sourceType == "RESIZE_BILINEAR" || op.sourceType == "RESIZE_NEAREST_NEIGHBOR")) {
     info.ofmScaleOverride = info.ifm2 ? scaleOf(info.ifm2->quantisation) : 1.0;
   } else if (op.type == OpType::Abs) {
-    info.ofmScaleOverride = scaleOf(info.ifm.quantisation) / scaleOf(info.ofm.quantisation);
+    // Both scales are numpy float32 in Vela, so the quotient is single precision.
+    info.ofmScaleOverride = static_cast<double>(static_cast<float>(scaleOf(info.ifm.quantisation)) /
+                                                static_cast<float>(scaleOf(info.ofm.quantisation)));
   } else if (op.type == OpType::LeakyRelu) {
     info.ofmScaleOverride = op.attributes.getOr<double>("alpha", 0.0);
   } else if ((op.type == OpType::Add || op.type == OpType::Mul || op.type == OpType::Sub) && op.activation &&
@@ -215,11 +243,16 @@ void describeScaling(const npu::Operation& op, OperationInfo& info) {
 
 NpuDataType npuDataType(npu::DataType type, const std::string& tensorName) {
   switch (type) {
-  case npu::DataType::UInt8: return NpuDataType::Uint8;
-  case npu::DataType::Int8: return NpuDataType::Int8;
-  case npu::DataType::UInt16: return NpuDataType::Uint16;
-  case npu::DataType::Int16: return NpuDataType::Int16;
-  case npu::DataType::Int32: return NpuDataType::Int32;
+  case npu::DataType::UInt8:
+    return NpuDataType::Uint8;
+  case npu::DataType::Int8:
+    return NpuDataType::Int8;
+  case npu::DataType::UInt16:
+    return NpuDataType::Uint16;
+  case npu::DataType::Int16:
+    return NpuDataType::Int16;
+  case npu::DataType::Int32:
+    return NpuDataType::Int32;
   default:
     npu::throwCompileError("tensor '" + tensorName + "' has type " + std::string(npu::nameOf(type)) +
                            ", which the NPU cannot read or write");
@@ -261,8 +294,8 @@ void describeSemantics(const npu::Subgraph& subgraph, const npu::Operation& op, 
                                                                   : NpuResampling::None;
   if (info.kind != BlockOperation::Kind::Elementwise) {
     const npu::Kernel kernel = op.kernel.value_or(npu::Kernel{});
-    info.kernel = NpuKernel{kernel.width, kernel.height, kernel.strideX, kernel.strideY, kernel.dilationX,
-                            kernel.dilationY};
+    info.kernel =
+        NpuKernel{kernel.width, kernel.height, kernel.strideX, kernel.strideY, kernel.dilationX, kernel.dilationY};
     info.explicitPadding = op.explicitPadding;
     info.tilePadding = op.padding == npu::Padding::Tile;
   }

@@ -5,8 +5,8 @@
 
 #include "codegen_ethosu/command_stream.hpp"
 #include "decoder/command_decoder.hpp"
-#include "generator/code_generator.hpp"
 #include "frontend_tflite/model_reader.hpp"
+#include "generator/code_generator.hpp"
 #include "listing/operation_listing.hpp"
 #include "program/region_program.hpp"
 
@@ -17,15 +17,15 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <cstdlib>
-#include <optional>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <sstream>
-#include <iostream>
 
 namespace fs = std::filesystem;
 using namespace ethosu::codegen;
@@ -98,8 +98,9 @@ std::string firstDifference(const std::vector<std::uint8_t>& ours, const std::ve
       return "end";
     }
     char text[16];
-    std::snprintf(text, sizeof text, "%08x", bytes[index * 4] | (bytes[index * 4 + 1] << 8) |
-                                              (bytes[index * 4 + 2] << 16) | (std::uint32_t{bytes[index * 4 + 3]} << 24));
+    std::snprintf(text, sizeof text, "%08x",
+                  bytes[index * 4] | (bytes[index * 4 + 1] << 8) | (bytes[index * 4 + 2] << 16) |
+                      (std::uint32_t{bytes[index * 4 + 3]} << 24));
     return text;
   };
   if (word == 7 && ours.size() > 32 && theirs.size() > 32) {
@@ -171,11 +172,12 @@ Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs:
   for (const auto& [op, file] : streamFiles) {
     streamsInOrder.push_back(file);
   }
-  auto index = indexRow(referenceDir.parent_path().parent_path().parent_path(), config,
-                              referenceDir.filename().string());
+  auto index =
+      indexRow(referenceDir.parent_path().parent_path().parent_path(), config, referenceDir.filename().string());
   if (const char* dump = std::getenv("NPU_CODEGEN_DUMP_FLASH")) {
     std::ofstream(dump, std::ios::binary)
-        .write(reinterpret_cast<const char*>(readOnly.bytes().data()), static_cast<std::streamsize>(readOnly.bytes().size()));
+        .write(reinterpret_cast<const char*>(readOnly.bytes().data()),
+               static_cast<std::streamsize>(readOnly.bytes().size()));
   }
   if (std::getenv("NPU_CODEGEN_DEBUG") != nullptr) {
     for (std::size_t s = 0; s < compilation.schedules.size(); ++s) {
@@ -193,17 +195,21 @@ Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs:
   // The product: the output model the pipeline's codegen stage wrote, read back with our frontend.
   BOOST_TEST_REQUIRE(compilation.output.has_value());
   const WrittenModel written = readWrittenModel(compilation.output->bytes);
-  outcome.flashIdentical = index.count("flash_sha256") != 0 && index.at("flash_sha256") == test::sha256(written.flash);
-  outcome.scratchEqual = index.count("scratch_bytes") != 0 && index.at("scratch_bytes") == std::to_string(written.scratch) &&
+  outcome.flashIdentical =
+      index.count("flash_sha256") != 0 && index.at("flash_sha256") == npu::test::sha256(written.flash);
+  outcome.scratchEqual = index.count("scratch_bytes") != 0 &&
+                         index.at("scratch_bytes") == std::to_string(written.scratch) &&
                          index.at("scratch_fast_bytes") == std::to_string(written.fastScratch);
   if (!outcome.scratchEqual) {
-    outcome.scratchDifference = "scratch " + std::to_string(written.scratch) + "/" + std::to_string(written.fastScratch) +
-                                " vela " + index["scratch_bytes"] + "/" + index["scratch_fast_bytes"];
+    outcome.scratchDifference = "scratch " + std::to_string(written.scratch) + "/" +
+                                std::to_string(written.fastScratch) + " vela " + index["scratch_bytes"] + "/" +
+                                index["scratch_fast_bytes"];
   }
-  outcome.fileIdentical = test::sha256(compilation.output->bytes) == velaFileSha256(referenceDir / "dump.json");
+  outcome.fileIdentical = npu::test::sha256(compilation.output->bytes) == velaFileSha256(referenceDir / "dump.json");
   for (std::size_t s = 0; s < compilation.schedules.size() && s < listing.size(); ++s) {
-    const RegionSources sources{compilation.lowered, compilation.schedules[s], s, compilation.allocations[s],
-                                compilation.addresses, readOnly, *accelerator};
+    const RegionSources sources{
+        compilation.lowered, compilation.schedules[s], s, compilation.allocations[s], compilation.addresses, readOnly,
+        *accelerator};
     const RegionProgram program = buildRegionProgram(sources, accelerator->architecture());
     if (s < streamsInOrder.size()) {
       ++outcome.streams;
@@ -231,8 +237,8 @@ Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs:
       const std::string a = line < ours.size() ? ours[line] : "<missing>";
       const std::string b = line < theirs.size() ? theirs[line] : "<missing>";
       if (a != b) {
-        outcome.firstDifference = "region " + std::to_string(s) + " line " + std::to_string(line) + "\n  ours: " + a +
-                                  "\n  vela: " + b;
+        outcome.firstDifference =
+            "region " + std::to_string(s) + " line " + std::to_string(line) + "\n  ours: " + a + "\n  vela: " + b;
         if (std::getenv("NPU_CODEGEN_DEBUG") != nullptr) {
           for (std::size_t context = line >= 12 ? line - 12 : 0; context < line; ++context) {
             outcome.firstDifference += "\n  same: " + ours[context];
@@ -355,9 +361,14 @@ BOOST_AUTO_TEST_CASE(dp_scheduler_schedules_generate_streams_that_pass_the_check
         // Every stream is decoded and checked as it is generated (CodegenOptions::check); any error
         // from code generation fails the test.
         const npu::OptionValues noOptions;
-        const npu::CodegenRequest request{compilation->input,       compilation->lowered,   compilation->schedules,
-                                          compilation->allocations, compilation->addresses, *accelerator,
-                                          noOptions,                progress};
+        const npu::CodegenRequest request{compilation->input,
+                                          compilation->lowered,
+                                          compilation->schedules,
+                                          compilation->allocations,
+                                          compilation->addresses,
+                                          *accelerator,
+                                          noOptions,
+                                          progress};
         try {
           const GeneratedCode code = generateCode(request, CodegenOptions{});
           BOOST_TEST(code.commandStreams.size() == compilation->schedules.size());

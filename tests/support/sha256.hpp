@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace ethosu::codegen::test {
+namespace npu::test {
 
 inline std::string sha256(std::span<const std::uint8_t> data) {
   static constexpr std::array<std::uint32_t, 64> k{
@@ -68,4 +68,4 @@ inline std::string sha256(std::span<const std::uint8_t> data) {
   return hex;
 }
 
-} // namespace ethosu::codegen::test
+} // namespace npu::test
