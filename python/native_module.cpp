@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: Apache-2.0
+// The compiled part of the Python API (`npu_pipeline._native`): a thin layer over the C++ API that
+// resolves a pipeline, compiles a model and hands back exactly what the command line writes (the
+// report JSON, text and CSVs, the optimised model's bytes). Everything Python sees is computed here by
+// the same functions the CLI calls, so the two cannot disagree.
+#include "npu/host/plugin_host.hpp"
+#include "npu/pipeline/compiler.hpp"
+#include "npu/report/comparison.hpp"
+#include "npu/report/writers.hpp"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <tbb/global_control.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+/// A pipeline as the Python caller gave it: a file, or YAML/JSON text standing for a file name.
+struct PipelineSource {
+  std::string text; ///< empty: read `file`
+  std::string file;
+  std::vector<std::string> overrides;
+};
+
+npu::PipelineSpec parseSource(const PipelineSource& source) {
+  npu::PipelineSpec spec =
+      source.text.empty() ? npu::parsePipelineFile(source.file) : npu::parsePipelineText(source.text, source.file);
+  for (const auto& assignment : source.overrides) {
+    npu::applyOverride(spec, assignment);
+  }
+  return spec;
+}
+
+npu::PluginHost loadHost(const std::vector<std::string>& pluginDirs) {
+  npu::PluginHost host;
+  for (const auto& directory : pluginDirs) {
+    host.loadDirectory(directory);
+  }
+  host.loadSearchPath(npu::PluginHost::defaultSearchPath());
+  return host;
+}
+
+std::vector<std::filesystem::path> configPath(const std::vector<std::string>& configDirs) {
+  std::vector<std::filesystem::path> path(configDirs.begin(), configDirs.end());
+  for (auto& directory : npu::defaultConfigSearchPath()) {
+    path.push_back(std::move(directory));
+  }
+  return path;
+}
+
+/// The scheduler threads for one call: the caller's count, or every core.
+std::size_t parallelismFor(int threads) {
+  if (threads < 0) {
+    throw npu::Error(npu::ErrorKind::Usage, "threads must be positive (0 means every core)");
+  }
+  return threads > 0 ? static_cast<std::size_t>(threads)
+                     : tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
+}
+
+py::dict reportFiles(const npu::NetworkReport& report) {
+  py::dict files;
+  files["json"] = npu::renderJsonReport(report);
+  files["text"] = npu::renderTextReport(report);
+  files["summary_csv"] = npu::renderSummaryCsv(report);
+  files["per_layer_csv"] = npu::renderPerLayerCsv(report);
+  files["html"] = npu::renderHtmlReport(report);
+  return files;
+}
+
+py::dict compile(const PipelineSource& source, const std::string& model, int threads,
+                 const std::vector<std::string>& pluginDirs, const std::vector<std::string>& configDirs) {
+  npu::PluginHost host = loadHost(pluginDirs);
+  const npu::ResolvedPipeline pipeline = npu::resolvePipeline(parseSource(source), host, configPath(configDirs));
+  py::dict result;
+  result["pipeline_yaml"] = pipeline.toYaml();
+  std::optional<npu::Compilation> compilation;
+  {
+    const py::gil_scoped_release release;
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, parallelismFor(threads));
+    npu::SilentProgress progress;
+    compilation = npu::compileModel(pipeline, model, progress);
+  }
+  result["network"] = compilation->lowered.name;
+  result["report"] = compilation->report ? py::object(reportFiles(*compilation->report)) : py::none();
+  if (compilation->output) {
+    const auto& bytes = compilation->output->bytes;
+    result["output_name"] = compilation->output->fileName;
+    result["output_bytes"] = py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  } else {
+    result["output_name"] = py::none();
+    result["output_bytes"] = py::none();
+  }
+  return result;
+}
+
+std::string labelOf(const npu::ResolvedPipeline& pipeline) {
+  const std::string stem = pipeline.file.stem().string();
+  return pipeline.name.empty() ? stem : stem + " (" + pipeline.name + ")";
+}
+
+/// Compiles one side for a comparison; a model that does not compile on that side keeps the reason.
+void compileSide(const npu::ResolvedPipeline& pipeline, const std::string& model, npu::NetworkReport& report,
+                 std::string& failure) {
+  try {
+    npu::SilentProgress progress;
+    npu::Compilation compilation = npu::compileModel(pipeline, model, progress);
+    if (!compilation.report) {
+      throw npu::Error(npu::ErrorKind::Config, "the pipeline has no scheduler stage, so there is nothing to compare",
+                       npu::SourceLocation{pipeline.file.string(), 0, 0, {}});
+    }
+    report = std::move(*compilation.report);
+  } catch (const npu::Error& error) {
+    if (error.kind() != npu::ErrorKind::Compile && error.kind() != npu::ErrorKind::Model) {
+      throw;
+    }
+    failure = error.message();
+  }
+}
+
+py::dict compare(const PipelineSource& sourceA, const PipelineSource& sourceB, const std::vector<std::string>& models,
+                 int threads, const std::vector<std::string>& pluginDirs, const std::vector<std::string>& configDirs) {
+  npu::PluginHost host = loadHost(pluginDirs);
+  const auto configs = configPath(configDirs);
+  const npu::ResolvedPipeline pipelineA = npu::resolvePipeline(parseSource(sourceA), host, configs);
+  const npu::ResolvedPipeline pipelineB = npu::resolvePipeline(parseSource(sourceB), host, configs);
+  npu::Comparison comparison{labelOf(pipelineA), labelOf(pipelineB), {}};
+  {
+    const py::gil_scoped_release release;
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, parallelismFor(threads));
+    for (const auto& model : models) {
+      npu::ComparedModel compared;
+      compileSide(pipelineA, model, compared.a, compared.failureA);
+      compileSide(pipelineB, model, compared.b, compared.failureB);
+      compared.model = compared.failureA.empty()   ? compared.a.network
+                       : compared.failureB.empty() ? compared.b.network
+                                                   : std::filesystem::path(model).stem().string();
+      comparison.models.push_back(std::move(compared));
+    }
+  }
+  py::dict result;
+  result["text"] = npu::renderComparisonText(comparison);
+  result["summary_csv"] = npu::renderComparisonSummaryCsv(comparison);
+  result["html"] = npu::renderComparisonHtml(comparison);
+  py::list models_out;
+  for (const auto& compared : comparison.models) {
+    py::dict entry;
+    entry["model"] = compared.model;
+    entry["failure_a"] = compared.failureA;
+    entry["failure_b"] = compared.failureB;
+    entry["json_a"] = compared.failureA.empty() ? py::object(py::str(npu::renderJsonReport(compared.a))) : py::none();
+    entry["json_b"] = compared.failureB.empty() ? py::object(py::str(npu::renderJsonReport(compared.b))) : py::none();
+    entry["layers_csv"] =
+        compared.compared() ? py::object(py::str(npu::renderComparisonLayersCsv(comparison, compared))) : py::none();
+    models_out.append(std::move(entry));
+  }
+  result["models"] = std::move(models_out);
+  return result;
+}
+
+} // namespace
+
+PYBIND11_MODULE(_native, module) {
+  module.doc() = "npu-pipeline's C++ core; use the npu_pipeline package, not this module";
+  static py::exception<npu::Error> baseError(module, "Error");
+  static py::exception<npu::Error> configError(module, "ConfigError", baseError.ptr());
+  static py::exception<npu::Error> modelError(module, "ModelError", baseError.ptr());
+  static py::exception<npu::Error> compileError(module, "CompileError", baseError.ptr());
+  py::register_exception_translator([](std::exception_ptr pointer) {
+    try {
+      if (pointer) {
+        std::rethrow_exception(pointer);
+      }
+    } catch (const npu::Error& error) {
+      switch (error.kind()) {
+      case npu::ErrorKind::Usage:
+      case npu::ErrorKind::Config:
+        configError(error.render().c_str());
+        break;
+      case npu::ErrorKind::Model:
+        modelError(error.render().c_str());
+        break;
+      case npu::ErrorKind::Compile:
+        compileError(error.render().c_str());
+        break;
+      case npu::ErrorKind::Internal:
+        baseError(error.render().c_str());
+        break;
+      }
+    }
+  });
+  py::class_<PipelineSource>(module, "PipelineSource")
+      .def(py::init<std::string, std::string, std::vector<std::string>>(), py::arg("text"), py::arg("file"),
+           py::arg("overrides"));
+  module.def("compile", &compile, py::arg("pipeline"), py::arg("model"), py::arg("threads"), py::arg("plugin_dirs"),
+             py::arg("config_dirs"));
+  module.def("compare", &compare, py::arg("pipeline_a"), py::arg("pipeline_b"), py::arg("models"), py::arg("threads"),
+             py::arg("plugin_dirs"), py::arg("config_dirs"));
+  module.attr("version") = NPU_PIPELINE_VERSION;
+}

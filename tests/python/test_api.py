@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""The Python API gives what the command line gives: the same report and the same optimised model for the
+same model and pipeline, pipelines as files, reference names or dicts, and located errors as exceptions."""
+
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+import npu_pipeline
+
+BIN = Path(os.environ["NPU_TEST_BIN_DIR"])
+SOURCE = Path(os.environ["NPU_TEST_SOURCE_DIR"])
+REFERENCE = SOURCE / "configs" / "reference"
+
+
+class PythonApiTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.TemporaryDirectory()
+        cls.model = Path(cls.work.name) / "mobilenet.tflite"
+        subprocess.run([BIN / "npu-model-gen", "mobilenet-v1", "--alpha", "0.25", "--resolution", "96",
+                        "-o", cls.model], check=True, stdout=subprocess.DEVNULL)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.work.cleanup()
+
+    def run_cli(self, pipeline: Path, out: Path):
+        subprocess.run([BIN / "npu-pipeline", "run", pipeline, self.model, "-o", out, "--quiet"], check=True)
+        return json.loads((out / "mobilenet.json").read_text()), (out / "mobilenet_vela.tflite").read_bytes()
+
+    def test_compile_gives_the_report_and_model_of_the_command_line(self):
+        pipeline = REFERENCE / "C1-cascade.yaml"
+        result = npu_pipeline.compile(self.model, pipeline)
+        cli_report, cli_model = self.run_cli(pipeline, Path(self.work.name) / "cli")
+        self.assertEqual(result.report, cli_report)
+        self.assertEqual(result.output_model, cli_model)
+        self.assertEqual(result.output_name, "mobilenet_vela.tflite")
+        self.assertEqual(result.output_model[4:8], b"TFL3")
+        self.assertGreater(result.totals["cycles"]["total"], 0)
+        self.assertGreater(result.inference_time_s, 0.0)
+        self.assertEqual(len(result.layers), result.totals["scheduled_operations"])
+
+    def test_a_reference_pipeline_can_be_named(self):
+        by_name = npu_pipeline.compile(self.model, "C3-dp")
+        by_file = npu_pipeline.compile(self.model, REFERENCE / "C3-dp.yaml")
+        self.assertEqual(by_name.totals, by_file.totals)
+        self.assertEqual(npu_pipeline.reference_pipeline("C3-dp").name, "C3-dp.yaml")
+
+    def test_settings_override_the_pipeline_as_set_does(self):
+        small = npu_pipeline.compile(self.model, "C5-cascade", set={"accelerator.arena_cache_size": "128KiB"})
+        self.assertEqual(small.report["accelerator"]["arena_cache_size"], 128 * 1024)
+
+    def test_a_pipeline_can_be_a_dict(self):
+        pipeline = {
+            "name": "from python",
+            "accelerator": {"plugin": "perf_u55", "config": "ethos-u55-128",
+                            "system": "ethos_u55_high_end_embedded", "memory_mode": "shared_sram"},
+            "stages": [{"frontend": "frontend_tflite"}, {"lowering": "ethosu_lowering"},
+                       {"scheduler": {"plugin": "scheduler_cascade", "optimise": "performance"}},
+                       {"allocator": "allocator_hillclimb"}],
+        }
+        result = npu_pipeline.compile(self.model, pipeline)
+        self.assertGreater(result.totals["cycles"]["total"], 0)
+        self.assertIsNone(result.output_model)
+
+    def test_errors_are_exceptions_with_the_located_message(self):
+        with self.assertRaises(npu_pipeline.ConfigError) as raised:
+            npu_pipeline.compile(self.model, {"name": "x", "stages": [{"frontend": "frontend_tflite"}], "bogus": 1})
+        self.assertIn("<pipeline dict>", str(raised.exception))
+        self.assertIn("bogus", str(raised.exception))
+        broken = Path(self.work.name) / "broken.tflite"
+        broken.write_bytes(self.model.read_bytes()[:100])
+        with self.assertRaises(npu_pipeline.ModelError):
+            npu_pipeline.compile(broken, "C1-cascade")
+        self.assertTrue(issubclass(npu_pipeline.CompileError, npu_pipeline.Error))
+
+    def test_compare_gives_both_reports_and_the_text_of_the_command(self):
+        comparison = npu_pipeline.compare(self.model, "C1-dp", "C1-cascade")
+        self.assertTrue(comparison.compared)
+        cli = subprocess.run([BIN / "npu-pipeline", "compare", REFERENCE / "C1-dp.yaml",
+                              REFERENCE / "C1-cascade.yaml", self.model],
+                             check=True, capture_output=True, text=True).stdout
+        self.assertEqual(comparison.text, cli)
+        self.assertGreater(comparison.models[0]["a"]["totals"]["cycles"]["total"], 0)
+
+    def test_write_produces_the_files_of_run_o(self):
+        result = npu_pipeline.compile(self.model, "C1-cascade")
+        out = Path(self.work.name) / "written"
+        names = sorted(p.name for p in result.write(out))
+        self.assertIn("mobilenet_vela.tflite", names)
+        self.assertIn("mobilenet_per-layer.csv", names)
+        cli = Path(self.work.name) / "cli-written"
+        self.run_cli(REFERENCE / "C1-cascade.yaml", cli)
+        self.assertEqual((out / "mobilenet_per-layer.csv").read_text(), (cli / "mobilenet_per-layer.csv").read_text())
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
