@@ -111,11 +111,11 @@ Ticks niceTicks(double lower, double upper, std::size_t target) {
   }
   const double rough = (upper - lower) / static_cast<double>(std::max<std::size_t>(target, 1));
   const double magnitude = std::pow(10.0, std::floor(std::log10(rough)));
+  // The nice step nearest to the rough one (on a log scale), so the count stays near the target.
   double step = magnitude;
-  for (double factor : {1.0, 2.0, 5.0, 10.0}) {
-    step = factor * magnitude;
-    if (step >= rough) {
-      break;
+  for (double factor : {2.0, 5.0, 10.0}) {
+    if (std::fabs(std::log(factor * magnitude / rough)) < std::fabs(std::log(step / rough))) {
+      step = factor * magnitude;
     }
   }
   const double first = std::floor(lower / step) * step;

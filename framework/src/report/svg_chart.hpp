@@ -58,7 +58,7 @@ struct StepChart {
 };
 
 /// Tick positions for an axis from lower to upper: steps of 1, 2 or 5 times a power of ten, about
-/// `target` of them, the range widened to whole steps.
+/// `target` of them (the step nearest to range / target), the range widened to whole steps.
 struct Ticks {
   double first = 0.0;
   double step = 1.0;
