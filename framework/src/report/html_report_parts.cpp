@@ -17,6 +17,18 @@ std::string cycleDetails(const LayerReport& layer) {
          grouped(performance.cycle(CycleComponent::OffChipFlashAccess));
 }
 
+/// A memory size in the largest binary unit that keeps it readable: "384 KiB", "1.5 MiB", "4 GiB".
+std::string sizeText(std::int64_t bytes) {
+  const auto value = static_cast<double>(bytes);
+  for (const auto& [unit, scale] : {std::pair{"GiB", 1024.0 * 1024.0 * 1024.0}, std::pair{"MiB", 1024.0 * 1024.0}}) {
+    if (value >= scale) {
+      const double scaled = value / scale;
+      return fixed(scaled, scaled == static_cast<double>(static_cast<std::int64_t>(scaled)) ? 0 : 2) + " " + unit;
+    }
+  }
+  return fixed(value / 1024.0, 0) + " KiB";
+}
+
 } // namespace
 
 Bar layerBar(std::size_t index, const LayerReport& layer,
@@ -42,7 +54,7 @@ std::vector<Level> sramLevels(const NetworkReport& report, const std::string& si
   levels.push_back({prefix + "allocated peak " + fixed(peak, 2) + " KiB", peak, side == "B" ? "#8a4b12" : "#1d3f6e"});
   if (report.memory.arenaCacheSize > 0) {
     const auto limit = static_cast<double>(report.memory.arenaCacheSize) / 1024.0;
-    levels.push_back({prefix + "limit " + fixed(limit, 0) + " KiB", limit, "#c62828"});
+    levels.push_back({prefix + "limit " + sizeText(report.memory.arenaCacheSize), limit, "#c62828"});
   }
   return levels;
 }
