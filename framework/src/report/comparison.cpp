@@ -60,6 +60,7 @@ std::string winner(double a, double b) {
   return a < b ? "A" : "B";
 }
 
+// The pairs follow A's order; a layer only B has comes right after the pair of the B layer before it.
 std::vector<LayerPair> pairLayers(const ComparedModel& model) {
   const auto& a = model.a.layers;
   const auto& b = model.b.layers;

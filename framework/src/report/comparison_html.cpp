@@ -188,6 +188,8 @@ std::string layerTable(const ComparedModel& model, const std::vector<LayerPair>&
 
 } // namespace html
 
+// The figures of the text and CSV comparison, then per model the layers aligned by pairLayers: cycles of A
+// and B, the per-layer difference, SRAM in use with both peaks and the limit, and a per-layer table.
 std::string renderComparisonHtml(const Comparison& comparison) {
   using namespace html;
   std::ostringstream out;

@@ -33,9 +33,8 @@ struct LayerPair {
   std::optional<std::size_t> b;
 };
 
-/// Pairs the layers of both sides by identity, not by execution index: by (subgraph, operation) when both
-/// schedules ran the same lowered graph, otherwise by operation name. The pairs follow A's order; a layer
-/// only B has comes right after the pair of the B layer before it.
+/// Pairs the layers of both sides: by (subgraph, operation) when both schedules ran the same lowered
+/// graph, otherwise by operation name; unmatched layers keep their order.
 [[nodiscard]] NPU_API std::vector<LayerPair> pairLayers(const ComparedModel& model);
 
 /// "A", "B" or "tie" for a figure where lower is better.
@@ -47,13 +46,10 @@ struct LayerPair {
 [[nodiscard]] NPU_API std::string renderComparisonSummaryCsv(const Comparison& comparison);
 /// One row per layer pair of one model.
 [[nodiscard]] NPU_API std::string renderComparisonLayersCsv(const Comparison& comparison, const ComparedModel& model);
-/// A self-contained HTML page (inline SVG, no scripts or external resources): the figures of the text and
-/// CSV comparison, and per model the layers aligned by pairLayers: cycles of A and B, the per-layer
-/// difference, SRAM in use with both peaks and the limit, and a per-layer table with deltas.
+/// A self-contained HTML page (inline SVG, no external resources): summary table, and per model the
+/// cycles per layer of A and B and the SRAM use over time of A and B.
 [[nodiscard]] NPU_API std::string renderComparisonHtml(const Comparison& comparison);
-/// A self-contained HTML page for one run: Vela's network summary, cycles per layer stacked by what
-/// bounds them (compute, SRAM, off-chip), SRAM in use over the schedule against its limit, a per-layer
-/// table (block config, stripes, cascade, weights) and the CPU operations with their reasons.
+/// A self-contained HTML page for one run: totals, per-layer cycle bars, SRAM over time.
 [[nodiscard]] NPU_API std::string renderHtmlReport(const NetworkReport& report);
 
 } // namespace npu
