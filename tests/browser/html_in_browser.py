@@ -144,8 +144,8 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     model = work / "mobilenet_v2.tflite"
-    run([binaries / "npu-model-gen", "mobilenet-v2", "--alpha", "0.5", "--resolution", "96", "--blocks", "8",
-         "-o", model])
+    run([binaries / "npu-model-gen", "mobilenet-v2", "--alpha", "0.5", "--resolution", "128", "--blocks", "10",
+         "--classes", "10", "-o", model])
     reference = SOURCE / "configs" / "reference"
     # run -o with a reference pipeline writes the HTML report without being asked.
     run([binaries / "npu-pipeline", "run", reference / "C1-cascade.yaml", model, "-o", work / "run"])

@@ -146,6 +146,9 @@ BOOST_AUTO_TEST_CASE(the_run_page_has_titled_charts_with_ticked_axes_and_a_row_p
   // The stack: compute and off-chip colours both appear, one tooltip per layer.
   BOOST_TEST(occurrences(page, "<g><title>#") == 5U);
   BOOST_TEST(page.find("bound by off-chip") != std::string::npos);
+  // Layers 0, 2, 4 are compute bound (1000 + 3000 + 5000 cycles), 1 and 3 off-chip bound (3000 + 6000).
+  BOOST_TEST(page.find("Bound by compute: 3 layers, 50.0% of the cycles; off-chip: 2 layers, 50.0% of the "
+                       "cycles.") != std::string::npos);
   // The SRAM limit (96 KiB) and the allocated peak are drawn.
   BOOST_TEST(page.find("limit 96 KiB") != std::string::npos);
   BOOST_TEST(page.find("allocated peak 50.50 KiB") != std::string::npos);

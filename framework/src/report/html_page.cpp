@@ -47,7 +47,7 @@ std::string pageOpen(const std::string& title) {
          "</title>\n<style>\n"
          "body{font-family:system-ui,'DejaVu Sans',sans-serif;margin:1.5em 2em;color:#1d1d1f;max-width:none}\n"
          "h1{font-size:1.6em;margin:0 0 .2em}h2{font-size:1.3em;margin:1.6em 0 .4em;border-bottom:1px solid #ddd}\n"
-         ".sub{color:#555;margin:0 0 1em}.warning{color:#b00020;font-weight:bold}\n"
+         ".sub{color:#555;margin:0 0 1em}.note{margin:.2em 0 1em;color:#333}.warning{color:#b00020;font-weight:bold}\n"
          "table{border-collapse:collapse;margin:.6em 0;font-size:.9em}\n"
          "td,th{border:1px solid #d5d5d5;padding:3px 8px;text-align:right;white-space:nowrap}\n"
          "th{background:#f0f2f5;position:sticky;top:0}td.l,th.l{text-align:left}tr:nth-child(even) "

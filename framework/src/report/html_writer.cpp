@@ -140,6 +140,26 @@ std::string cyclesByBoundChart(const NetworkReport& report) {
   return renderBarChart(chart);
 }
 
+/// "compute: 12 layers, 62.0% of cycles; off-chip: ..." in stack order.
+std::string boundShares(const NetworkReport& report) {
+  std::array<double, figures::kBoundCount> cycles{};
+  std::array<int, figures::kBoundCount> layers{};
+  for (const auto& layer : report.layers) {
+    const auto bound = static_cast<std::size_t>(figures::boundOf(layer.performance));
+    cycles[bound] += figures::layerCycles(layer);
+    ++layers[bound];
+  }
+  std::string text;
+  for (std::size_t b = 0; b < figures::kBoundCount; ++b) {
+    if (layers[b] != 0) {
+      text += std::string(text.empty() ? "" : "; ") + figures::nameOf(static_cast<figures::Bound>(b)) + ": " +
+              std::to_string(layers[b]) + (layers[b] == 1 ? " layer, " : " layers, ") +
+              fixed(detail::percentage(cycles[b], report.totalCycles()), 1) + "% of the cycles";
+    }
+  }
+  return "<p class=\"note\">Bound by " + (text.empty() ? std::string("nothing: no NPU layers") : text) + ".</p>\n";
+}
+
 std::string sramChart(const NetworkReport& report) {
   StepChart chart{"sram-over-schedule",      report.network + ": SRAM in use over the schedule", "SRAM in use (KiB)",
                   "layer (execution order)", {{"in use while the layer runs", kColourA, {}}},    sramLevels(report)};
@@ -202,7 +222,7 @@ std::string renderHtmlReport(const NetworkReport& report) {
     out << "<p class=\"warning\">WARNING: " << escape(warning) << "</p>\n";
   }
   out << "<h2>Network summary</h2>\n" << networkSummary(report);
-  out << "<h2>Where the time goes</h2>\n" << cyclesByBoundChart(report);
+  out << "<h2>Where the time goes</h2>\n" << cyclesByBoundChart(report) << boundShares(report);
   out << "<h2>SRAM</h2>\n" << sramChart(report);
   out << "<h2>Layers</h2>\n" << layerTable(report);
   out << "<h2>CPU operations (" << report.cpuOperations << ")</h2>\n";
