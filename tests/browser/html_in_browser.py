@@ -139,8 +139,8 @@ def main():
             fail("no chromium installed (apt-get install chromium)")
         print("skipped: no chromium installed")
         return SKIP
-    binaries = options.build_dir / "bin"
-    work = options.work_dir
+    binaries = options.build_dir.resolve() / "bin"
+    work = options.work_dir.resolve()
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     model = work / "mobilenet_v2.tflite"
