@@ -1,12 +1,18 @@
 // The HTML reports: structure (titled charts, ticked axes, a row per layer), alignment of compared layers
 // by identity, and figures equal to the text and CSV writers'.
+#include "npu/pipeline/pipeline.hpp"
 #include "npu/report/comparison.hpp"
 #include "npu/report/writers.hpp"
 
 #include "report/report_figures.hpp"
 #include "report/svg_chart.hpp"
 
+#include "test_support.hpp"
+
 #include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <filesystem>
 
 #include <regex>
 #include <sstream>
@@ -241,6 +247,18 @@ BOOST_AUTO_TEST_CASE(a_limit_far_above_the_data_is_named_but_does_not_flatten_th
   const std::string page = npu::renderHtmlReport(report);
   BOOST_TEST(page.find("limit 4 GiB (off the scale)") != std::string::npos);
   BOOST_TEST(occurrences(page, "<line class=\"level\"") == 1U);
+}
+
+BOOST_AUTO_TEST_CASE(every_reference_pipeline_writes_the_html_report) {
+  std::size_t pipelines = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(npu::test::sourceDir() / "configs" / "reference")) {
+    const auto spec = npu::parsePipelineFile(entry.path());
+    BOOST_TEST_CONTEXT(entry.path().filename()) {
+      BOOST_TEST((std::ranges::find(spec.report.formats, npu::ReportFormat::Html) != spec.report.formats.end()));
+    }
+    ++pipelines;
+  }
+  BOOST_TEST(pipelines >= 10U);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
