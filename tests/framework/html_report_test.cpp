@@ -164,9 +164,8 @@ BOOST_AUTO_TEST_CASE(the_run_page_has_titled_charts_with_ticked_axes_and_a_row_p
   BOOST_TEST(occurrences(table.substr(0, table.find("</table>")), "<tr>") == 6U);
   BOOST_TEST(table.find("<td class=\"l\">8x8x8x16</td><td class=\"l\">6x10x8</td><td class=\"l\">4x8x16</td>"
                         "<td class=\"l\">c1</td>") != std::string::npos);
-  BOOST_TEST(
-      page.find("<td class=\"l\">postprocess (CUSTOM)</td><td class=\"l\">custom operators run on the CPU</td>") !=
-      std::string::npos);
+  BOOST_TEST(page.find("<td class=\"wrap\">postprocess (CUSTOM)</td><td class=\"wrap\">custom operators run on the "
+                       "CPU</td>") != std::string::npos);
   BOOST_TEST(page.find("<script") == std::string::npos);
   BOOST_TEST(page.find("src=") == std::string::npos);
 }
@@ -247,6 +246,25 @@ BOOST_AUTO_TEST_CASE(a_limit_far_above_the_data_is_named_but_does_not_flatten_th
   const std::string page = npu::renderHtmlReport(report);
   BOOST_TEST(page.find("limit 4 GiB (off the scale)") != std::string::npos);
   BOOST_TEST(occurrences(page, "<line class=\"level\"") == 1U);
+}
+
+BOOST_AUTO_TEST_CASE(a_network_without_npu_layers_gets_no_empty_charts) {
+  auto report = makeReport(0);
+  report.cpuOperations = 2;
+  report.cpuOperationReasons.push_back("operator 1 'a;very;long;name' (CONV_2D): dynamic tensors");
+  const std::string page = npu::renderHtmlReport(report);
+  BOOST_TEST(page.find("<svg") == std::string::npos);
+  BOOST_TEST(page.find("No NPU layers: every operation runs on the CPU.") != std::string::npos);
+  BOOST_TEST(page.find("<td class=\"wrap\">operator 1 'a;very;long;name' (CONV_2D)</td><td class=\"wrap\">dynamic "
+                       "tensors</td>") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_limit_far_above_a_level_is_off_the_scale_even_without_data) {
+  const npu::html::StepChart chart{
+      "id", "title", "KiB", "layer", {{"in use", "#000", {}}}, {{"peak", 147.0, "#111"}, {"limit", 4194304.0, "#222"}}};
+  const std::string svg = npu::html::renderStepChart(chart);
+  BOOST_TEST(svg.find("limit (off the scale)") != std::string::npos);
+  BOOST_TEST(occurrences(svg, "<line class=\"level\"") == 1U);
 }
 
 BOOST_AUTO_TEST_CASE(every_reference_pipeline_writes_the_html_report) {

@@ -157,7 +157,7 @@ std::string boundShares(const NetworkReport& report) {
               fixed(detail::percentage(cycles[b], report.totalCycles()), 1) + "% of the cycles";
     }
   }
-  return "<p class=\"note\">Bound by " + (text.empty() ? std::string("nothing: no NPU layers") : text) + ".</p>\n";
+  return "<p class=\"note\">Bound by " + text + ".</p>\n";
 }
 
 std::string sramChart(const NetworkReport& report) {
@@ -196,15 +196,15 @@ std::string layerTable(const NetworkReport& report) {
 
 std::string cpuTable(const NetworkReport& report) {
   std::ostringstream out;
-  out << "<table id=\"cpu-operations\"><tr><th class=\"l\">CPU operation</th><th class=\"l\">why it runs on the "
-         "CPU</th></tr>\n";
+  out << "<div class=\"scroll\"><table class=\"wide\" id=\"cpu-operations\"><tr><th class=\"l\" "
+         "style=\"width:40%\">CPU operation</th><th class=\"l\">why it runs on the CPU</th></tr>\n";
   for (const auto& reason : report.cpuOperationReasons) {
     const auto colon = reason.find("): ");
     const bool split = colon != std::string::npos;
-    out << "<tr><td class=\"l\">" << escape(split ? reason.substr(0, colon + 1) : reason) << "</td><td class=\"l\">"
-        << escape(split ? reason.substr(colon + 3) : std::string()) << "</td></tr>\n";
+    out << "<tr><td class=\"wrap\">" << escape(split ? reason.substr(0, colon + 1) : reason)
+        << "</td><td class=\"wrap\">" << escape(split ? reason.substr(colon + 3) : std::string()) << "</td></tr>\n";
   }
-  out << "</table>\n";
+  out << "</table></div>\n";
   return out.str();
 }
 
@@ -222,9 +222,13 @@ std::string renderHtmlReport(const NetworkReport& report) {
     out << "<p class=\"warning\">WARNING: " << escape(warning) << "</p>\n";
   }
   out << "<h2>Network summary</h2>\n" << networkSummary(report);
-  out << "<h2>Where the time goes</h2>\n" << cyclesByBoundChart(report) << boundShares(report);
-  out << "<h2>SRAM</h2>\n" << sramChart(report);
-  out << "<h2>Layers</h2>\n" << layerTable(report);
+  if (report.layers.empty()) {
+    out << "<h2>Layers</h2>\n<p>No NPU layers: every operation runs on the CPU.</p>\n";
+  } else {
+    out << "<h2>Where the time goes</h2>\n" << cyclesByBoundChart(report) << boundShares(report);
+    out << "<h2>SRAM</h2>\n" << sramChart(report);
+    out << "<h2>Layers</h2>\n" << layerTable(report);
+  }
   out << "<h2>CPU operations (" << report.cpuOperations << ")</h2>\n";
   out << (report.cpuOperationReasons.empty() ? std::string("<p>none: every operation runs on the NPU</p>\n")
                                              : cpuTable(report));

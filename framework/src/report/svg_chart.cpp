@@ -196,10 +196,14 @@ std::string renderStepChart(const StepChart& chart) {
     }
   }
   // A level far above the data (e.g. a limit of gigabytes) would flatten the chart: it is only named.
-  const double dataHighest = highest;
+  // Without data, the lowest level sets the scale.
+  double reference = highest;
+  for (const auto& level : chart.levels) {
+    reference = highest > 0.0 ? reference : (reference == 0.0 ? level.value : std::min(reference, level.value));
+  }
   std::vector<bool> onScale;
   for (const auto& level : chart.levels) {
-    onScale.push_back(dataHighest == 0.0 || level.value <= dataHighest * 4.0);
+    onScale.push_back(level.value <= reference * 4.0);
     highest = onScale.back() ? std::max(highest, level.value) : highest;
   }
   const YScale y{niceTicks(0.0, highest * 1.02, kYTicks)};
