@@ -200,6 +200,11 @@ BOOST_AUTO_TEST_CASE(compared_layers_are_aligned_by_operation_not_by_execution_o
   BOOST_TEST(page.find("<tr data-a=\"3\" data-b=\"0\"><td>3</td>") != std::string::npos);
   // The same layers, so no differences anywhere.
   BOOST_TEST(occurrences(page, "class=\"worse\"") == 0U);
+  // A difference too small to show is not coloured either.
+  model.b.encodedWeightBytes = model.a.encodedWeightBytes + 1;
+  model.a.encodedWeightBytes += 100000;
+  model.b.encodedWeightBytes += 100000;
+  BOOST_TEST(occurrences(npu::renderComparisonHtml({"A", "B", {model}}), "class=\"worse\">\\+0.0%") == 0U);
 }
 
 BOOST_AUTO_TEST_CASE(a_layer_only_one_side_has_sits_after_the_layer_before_it) {

@@ -19,9 +19,12 @@ constexpr const char* kFasterColour = "#2e8b57";
 constexpr const char* kSlowerColour = "#c62828";
 
 /// "better" (green) when b is lower than a, "worse" (red) when higher: every compared figure is a cost.
+/// A difference that rounds to 0.0% is not coloured.
 std::string deltaCell(double a, double b) {
-  const char* verdict = b < a ? " class=\"better\"" : (b > a ? " class=\"worse\"" : "");
-  return std::string("<td") + verdict + ">" + signedPercent(a, b) + "</td>";
+  const std::string percent = signedPercent(a, b);
+  const bool negligible = percent == "+0.0%" || percent == "-0.0%" || percent == "0.0%";
+  const char* verdict = negligible ? "" : (b < a ? " class=\"better\"" : (b > a ? " class=\"worse\"" : ""));
+  return std::string("<td") + verdict + ">" + percent + "</td>";
 }
 
 std::string failureText(const ComparedModel& model) {
