@@ -200,7 +200,7 @@ BOOST_AUTO_TEST_CASE(html_pages_are_self_contained_with_both_charts) {
   const npu::Comparison comparison{"A", "B", {{"chain", report, report}}};
   const std::string page = npu::renderComparisonHtml(comparison);
   BOOST_TEST(page.find("cycles per layer") != std::string::npos);
-  BOOST_TEST(page.find("SRAM in use over time") != std::string::npos);
+  BOOST_TEST(page.find("SRAM in use over the schedule") != std::string::npos);
   BOOST_TEST(page.find("<script") == std::string::npos);
   BOOST_TEST(page.find("src=") == std::string::npos);
   BOOST_TEST(npu::renderHtmlReport(report).find("<polyline") != std::string::npos);

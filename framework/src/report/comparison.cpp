@@ -1,59 +1,27 @@
 #include "npu/report/comparison.hpp"
+#include "comparison_figures.hpp"
 #include "number_format.hpp"
+#include "report_figures.hpp"
 
 #include <iomanip>
 #include <map>
-#include <set>
 #include <sstream>
 #include <tuple>
 
 namespace npu {
 
-namespace {
+namespace detail {
 
-std::string fixed(double value, int decimals) {
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(decimals) << value;
-  return out.str();
-}
-
-std::string signedPercent(double a, double b) {
-  if (a == 0.0) {
-    return b == 0.0 ? "0.0%" : "n/a";
-  }
-  const double delta = (b - a) / a * 100.0;
-  return (delta > 0 ? "+" : "") + fixed(delta, 1) + "%";
-}
-
-std::int64_t sramPeak(const NetworkReport& report) {
-  return report.memoryUsed[static_cast<std::size_t>(report.memory.fastStorageArea)];
-}
-
-double offChipBytes(const NetworkReport& report) {
-  double bytes = 0.0;
-  for (auto area : {MemoryArea::Dram, MemoryArea::OffChipFlash}) {
-    for (const auto& purpose : report.total.bytes[static_cast<std::size_t>(area)]) {
-      bytes += purpose[0] + purpose[1];
-    }
-  }
-  return bytes;
-}
-
-/// The figures compared per model, in table order: name, value of a report, decimals.
-struct Figure {
-  const char* name;
-  double (*value)(const NetworkReport&);
-  int decimals;
-};
-
-const std::vector<Figure>& figures() {
-  static const std::vector<Figure> kFigures{
-      {"cycles", [](const NetworkReport& r) { return r.totalCycles(); }, 0},
-      {"inference_ms", [](const NetworkReport& r) { return r.inferenceSeconds() * 1e3; }, 4},
-      {"sram_peak_bytes", [](const NetworkReport& r) { return static_cast<double>(sramPeak(r)); }, 0},
-      {"off_chip_bytes", offChipBytes, 0},
-      {"encoded_weight_bytes", [](const NetworkReport& r) { return static_cast<double>(r.encodedWeightBytes); }, 0},
-      {"npu_layers", [](const NetworkReport& r) { return static_cast<double>(r.layers.size()); }, 0},
+const std::vector<ComparedFigure>& comparedFigures() {
+  static const std::vector<ComparedFigure> kFigures{
+      {"cycles", "cycles", [](const NetworkReport& r) { return r.totalCycles(); }, 0},
+      {"inference_ms", "inference time (ms)", [](const NetworkReport& r) { return r.inferenceSeconds() * 1e3; }, 4},
+      {"sram_peak_bytes", "SRAM peak (bytes)",
+       [](const NetworkReport& r) { return static_cast<double>(figures::sramPeakBytes(r)); }, 0},
+      {"off_chip_bytes", "off-chip traffic (bytes read and written)", figures::offChipBytes, 0},
+      {"encoded_weight_bytes", "encoded weights (bytes)",
+       [](const NetworkReport& r) { return static_cast<double>(r.encodedWeightBytes); }, 0},
+      {"npu_layers", "NPU layers", [](const NetworkReport& r) { return static_cast<double>(r.layers.size()); }, 0},
   };
   return kFigures;
 }
@@ -63,13 +31,21 @@ std::string blockText(const BlockConfig& block) {
          std::to_string(block.ifmBlock.depth) + "x" + std::to_string(block.ofmBlock.depth);
 }
 
-std::string membership(const ScheduledOperation& op) {
+std::string membershipText(const ScheduledOperation& op) {
   std::string text = op.cascade == 0 ? "-" : "c" + std::to_string(op.cascade);
   if (!op.strategy.empty()) {
     text += "/" + op.strategy;
   }
   return text;
 }
+
+} // namespace detail
+
+namespace {
+
+using detail::blockText;
+using detail::fixed;
+using detail::signedPercent;
 
 std::string csvField(const std::string& text) {
   return text.find_first_of(",\"") == std::string::npos ? text : "\"" + text + "\"";
@@ -84,28 +60,57 @@ std::string winner(double a, double b) {
   return a < b ? "A" : "B";
 }
 
+// The pairs follow A's order; a layer only B has comes right after the pair of the B layer before it.
 std::vector<LayerPair> pairLayers(const ComparedModel& model) {
   const auto& a = model.a.layers;
   const auto& b = model.b.layers;
-  const auto keyOf = [](const LayerReport& layer) { return std::make_tuple(layer.subgraph, layer.op, layer.name); };
-  std::map<std::tuple<int, OperationId, std::string>, std::size_t> indexB;
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    indexB.emplace(keyOf(b[i]), i);
+  // First by identity in the lowered graph (both sides lowered the same model the same way), then, for
+  // what is left (different lowering), by operation name.
+  std::vector<std::optional<std::size_t>> partnerOfA(a.size());
+  std::vector<bool> pairedB(b.size(), false);
+  const auto match = [&](auto keyOf) {
+    std::map<decltype(keyOf(a.front())), std::size_t> indexB;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      if (!pairedB[i]) {
+        indexB.emplace(keyOf(b[i]), i);
+      }
+    }
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const auto it = partnerOfA[i] ? indexB.end() : indexB.find(keyOf(a[i]));
+      if (it != indexB.end()) {
+        partnerOfA[i] = it->second;
+        pairedB[it->second] = true;
+        indexB.erase(it);
+      }
+    }
+  };
+  if (!a.empty() && !b.empty()) {
+    match([](const LayerReport& layer) { return std::make_tuple(layer.subgraph, layer.op, layer.name); });
+    match([](const LayerReport& layer) { return layer.name; });
   }
-  std::vector<LayerPair> pairs;
-  std::set<std::size_t> usedB;
+  // A's order; a layer only B has goes right after the pair of the B layer before it.
+  std::vector<std::vector<std::size_t>> onlyBAfter(a.size() + 1);
+  std::vector<std::size_t> pairOfB(b.size(), a.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
-    const auto it = indexB.find(keyOf(a[i]));
-    if (it != indexB.end() && !usedB.contains(it->second)) {
-      usedB.insert(it->second);
-      pairs.push_back({i, it->second});
-    } else {
-      pairs.push_back({i, std::nullopt});
+    if (partnerOfA[i]) {
+      pairOfB[*partnerOfA[i]] = i;
     }
   }
+  std::size_t anchor = a.size(); // before any A layer
   for (std::size_t i = 0; i < b.size(); ++i) {
-    if (!usedB.contains(i)) {
-      pairs.push_back({std::nullopt, i});
+    if (pairedB[i]) {
+      anchor = pairOfB[i];
+    } else {
+      onlyBAfter[anchor == a.size() ? 0 : anchor + 1].push_back(i);
+    }
+  }
+  std::vector<LayerPair> pairs;
+  for (std::size_t i = 0; i <= a.size(); ++i) {
+    for (std::size_t onlyB : onlyBAfter[i]) {
+      pairs.push_back({std::nullopt, onlyB});
+    }
+    if (i < a.size()) {
+      pairs.push_back({i, partnerOfA[i]});
     }
   }
   return pairs;
@@ -131,7 +136,7 @@ std::string renderComparisonText(const Comparison& comparison) {
       continue;
     }
     ++compared;
-    for (const auto& figure : figures()) {
+    for (const auto& figure : detail::comparedFigures()) {
       const double a = figure.value(model.a);
       const double b = figure.value(model.b);
       out << std::left << std::setw(44) << model.model << std::setw(22) << figure.name << std::right << std::setw(16)
@@ -166,10 +171,10 @@ std::string renderComparisonText(const Comparison& comparison) {
       out << std::left << std::setw(5) << i << std::setw(20) << any.irType << std::setw(14)
           << (a != nullptr ? blockText(a->schedule.blockConfig) : "-") << std::setw(14)
           << (b != nullptr ? blockText(b->schedule.blockConfig) : "-") << std::setw(18)
-          << (a != nullptr ? membership(a->schedule) : "-") << std::setw(18)
-          << (b != nullptr ? membership(b->schedule) : "-") << std::right << std::setw(12) << fixed(cyclesA, 0)
-          << std::setw(12) << fixed(cyclesB, 0) << std::setw(10) << signedPercent(cyclesA, cyclesB) << "  " << any.name
-          << "\n";
+          << (a != nullptr ? detail::membershipText(a->schedule) : "-") << std::setw(18)
+          << (b != nullptr ? detail::membershipText(b->schedule) : "-") << std::right << std::setw(12)
+          << fixed(cyclesA, 0) << std::setw(12) << fixed(cyclesB, 0) << std::setw(10) << signedPercent(cyclesA, cyclesB)
+          << "  " << any.name << "\n";
     }
   }
   return out.str();
@@ -178,14 +183,14 @@ std::string renderComparisonText(const Comparison& comparison) {
 std::string renderComparisonSummaryCsv(const Comparison& comparison) {
   std::ostringstream out;
   out << "model";
-  for (const auto& figure : figures()) {
+  for (const auto& figure : detail::comparedFigures()) {
     out << "," << figure.name << "_a," << figure.name << "_b," << figure.name << "_delta_percent," << figure.name
         << "_winner";
   }
   out << ",failure_a,failure_b\n";
   for (const auto& model : comparison.models) {
     out << csvField(model.model);
-    for (const auto& figure : figures()) {
+    for (const auto& figure : detail::comparedFigures()) {
       if (!model.compared()) {
         out << ",,,,";
         continue;

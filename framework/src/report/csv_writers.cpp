@@ -1,8 +1,9 @@
 // Vela 3.10-compatible CSV files: the same columns in the same order with the same meaning and number
 // formatting (stats_writer.write_summary_metrics_csv, npu_performance.print_performance), so scripts
 // written against Vela's output keep working.
-#include "number_format.hpp"
 #include "npu/report/writers.hpp"
+#include "number_format.hpp"
+#include "report_figures.hpp"
 
 #include <array>
 #include <limits>
@@ -16,9 +17,7 @@ namespace {
 using detail::percentage;
 using detail::pythonFloat;
 
-/// Memories reported in the summary, in Vela's order (SHRAM is excluded: it only covers LUTs).
-constexpr std::array kReportedAreas{MemoryArea::Sram, MemoryArea::Dram, MemoryArea::OnChipFlash,
-                                    MemoryArea::OffChipFlash};
+using figures::kReportedAreas;
 
 std::string csvField(const std::string& text) {
   if (text.find_first_of(",\"\n") == std::string::npos) {
@@ -62,16 +61,6 @@ double bytesOf(const OperationPerformance& performance, MemoryArea area, TensorP
   return performance.byteCount(area, purpose, direction);
 }
 
-double totalBytes(const OperationPerformance& performance, MemoryArea area) {
-  double total = 0.0;
-  for (const auto& purpose : performance.bytes[static_cast<std::size_t>(area)]) {
-    for (double bytes : purpose) {
-      total += bytes;
-    }
-  }
-  return total;
-}
-
 /// Vela's pass counts (stats_writer.py: passes and cascaded passes summed over its subgraphs). Every
 /// subgraph of the model starts with a startup pass and has a pass per CPU operator and per NPU region
 /// (the call of that NPU subgraph); each NPU subgraph has its own startup pass and a pass per NPU
@@ -91,24 +80,41 @@ std::pair<std::int64_t, std::int64_t> passCounts(const NetworkReport& report) {
 
 std::string renderSummaryCsv(const NetworkReport& report) {
   CsvRow header;
-  header << "experiment" << "network" << "accelerator_configuration" << "system_config" << "memory_mode"
-         << "core_clock" << "arena_cache_size";
+  header << "experiment"
+         << "network"
+         << "accelerator_configuration"
+         << "system_config"
+         << "memory_mode"
+         << "core_clock"
+         << "arena_cache_size";
   for (auto area : kReportedAreas) {
     header << std::string(identifierOf(area)) + "_bandwidth";
   }
-  header << "weights_storage_area" << "feature_map_storage_area" << "inferences_per_second" << "batch_size"
-         << "inference_time" << "passes_before_fusing" << "passes_after_fusing";
+  header << "weights_storage_area"
+         << "feature_map_storage_area"
+         << "inferences_per_second"
+         << "batch_size"
+         << "inference_time"
+         << "passes_before_fusing"
+         << "passes_after_fusing";
   for (auto area : kReportedAreas) {
     header << std::string(identifierOf(area)) + "_memory_used";
   }
-  header << "total_original_weights" << "total_npu_encoded_weights";
+  header << "total_original_weights"
+         << "total_npu_encoded_weights";
   for (auto area : kReportedAreas) {
     const std::string name(identifierOf(area));
     header << name + "_feature_map_read_bytes" << name + "_feature_map_write_bytes" << name + "_weight_read_bytes"
            << name + "_weight_write_bytes" << name + "_total_bytes";
   }
-  header << "nn_macs" << "nn_tops" << "cycles_npu" << "cycles_sram_access" << "cycles_dram_access"
-         << "cycles_on_chip_flash_access" << "cycles_off_chip_flash_access" << "cycles_total";
+  header << "nn_macs"
+         << "nn_tops"
+         << "cycles_npu"
+         << "cycles_sram_access"
+         << "cycles_dram_access"
+         << "cycles_on_chip_flash_access"
+         << "cycles_off_chip_flash_access"
+         << "cycles_total";
 
   const MemorySystem& memory = report.memory;
   const double inferenceTime = report.inferenceSeconds();
@@ -118,12 +124,12 @@ std::string renderSummaryCsv(const NetworkReport& report) {
   row << "default" << report.network << report.accelerator.displayName << memory.systemName << memory.memoryMode
       << memory.coreClockHz << static_cast<double>(memory.arenaCacheSize) / 1024.0;
   for (auto area : kReportedAreas) {
-    row << memory.area(area).bandwidthBytesPerCycle * memory.coreClockHz / 1e9;
+    row << figures::peakBandwidthGigabytesPerSecond(memory, area);
   }
   row << std::string(displayNameOf(memory.constantArea)) << std::string(displayNameOf(memory.featureMapArea)) << fps
       << std::int64_t{1} << inferenceTime << before << after;
   for (auto area : kReportedAreas) {
-    row << static_cast<double>(report.memoryUsed[static_cast<std::size_t>(area)]) / 1024.0;
+    row << static_cast<double>(figures::memoryUsedBytes(report, area)) / 1024.0;
   }
   row << report.originalWeightBytes << report.encodedWeightBytes;
   for (auto area : kReportedAreas) {
@@ -131,12 +137,13 @@ std::string renderSummaryCsv(const NetworkReport& report) {
     row << bytesOf(total, area, TensorPurpose::FeatureMap, AccessDirection::Read)
         << bytesOf(total, area, TensorPurpose::FeatureMap, AccessDirection::Write)
         << bytesOf(total, area, TensorPurpose::Weights, AccessDirection::Read)
-        << bytesOf(total, area, TensorPurpose::Weights, AccessDirection::Write) << totalBytes(total, area);
+        << bytesOf(total, area, TensorPurpose::Weights, AccessDirection::Write)
+        << figures::trafficOf(total, area).total;
   }
   row << report.total.macs << static_cast<double>(report.total.macs) * 2.0 * fps / 1e12;
-  for (auto component : {CycleComponent::Npu, CycleComponent::SramAccess, CycleComponent::DramAccess,
-                         CycleComponent::OnChipFlashAccess, CycleComponent::OffChipFlashAccess,
-                         CycleComponent::Total}) {
+  for (auto component :
+       {CycleComponent::Npu, CycleComponent::SramAccess, CycleComponent::DramAccess, CycleComponent::OnChipFlashAccess,
+        CycleComponent::OffChipFlashAccess, CycleComponent::Total}) {
     row << report.total.cycle(component);
   }
   // Vela's columns stay as they are; a warning (a schedule over its SRAM limit) adds one at the end.
@@ -153,12 +160,23 @@ std::string renderSummaryCsv(const NetworkReport& report) {
 
 std::string renderPerLayerCsv(const NetworkReport& report) {
   CsvRow header;
-  header << "TFLite_operator" << "NNG Operator" << "SRAM Usage" << "Peak%" << "Op Cycles" << "Network%" << "NPU"
-         << "SRAM AC" << "DRAM AC" << "OnFlash AC" << "OffFlash AC" << "MAC Count" << "Network%" << "Util%"
+  header << "TFLite_operator"
+         << "NNG Operator"
+         << "SRAM Usage"
+         << "Peak%"
+         << "Op Cycles"
+         << "Network%"
+         << "NPU"
+         << "SRAM AC"
+         << "DRAM AC"
+         << "OnFlash AC"
+         << "OffFlash AC"
+         << "MAC Count"
+         << "Network%"
+         << "Util%"
          << "Name";
   std::string text = header.line();
-  const double sramPeak = static_cast<double>(report.memoryUsed[static_cast<std::size_t>(MemoryArea::Sram)]);
-  const double macsPerCycle = static_cast<double>(report.accelerator.macsPerCycle) * report.accelerator.cores;
+  const auto sramPeak = static_cast<double>(figures::sramPeakBytes(report));
   for (const auto& layer : report.layers) {
     const auto& performance = layer.performance;
     const double cycles = performance.cycle(CycleComponent::Total);
@@ -168,9 +186,8 @@ std::string renderPerLayerCsv(const NetworkReport& report) {
         << percentage(cycles, report.totalCycles()) << performance.cycle(CycleComponent::Npu)
         << performance.cycle(CycleComponent::SramAccess) << performance.cycle(CycleComponent::DramAccess)
         << performance.cycle(CycleComponent::OnChipFlashAccess) << performance.cycle(CycleComponent::OffChipFlashAccess)
-        << performance.macs
-        << percentage(static_cast<double>(performance.macs), static_cast<double>(report.total.macs))
-        << percentage(static_cast<double>(performance.macs), cycles * macsPerCycle) << layer.name;
+        << performance.macs << percentage(static_cast<double>(performance.macs), static_cast<double>(report.total.macs))
+        << figures::utilisationPercent(report, layer) << layer.name;
     text += row.line();
   }
   return text;

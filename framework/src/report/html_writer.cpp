@@ -1,260 +1,239 @@
-// Self-contained HTML reports: inline CSS and SVG, no scripts or external resources, deterministic.
+// The HTML report of one compilation: Vela's network summary, per-layer cycles stacked by what bounds
+// them, SRAM in use over the schedule against its limit, a per-layer table and the CPU operations.
+// Self-contained (inline CSS and SVG, no scripts), deterministic; every figure comes from the same
+// functions the text and CSV writers use.
 #include "npu/report/comparison.hpp"
 
-#include <algorithm>
-#include <iomanip>
+#include "comparison_figures.hpp"
+#include "html_page.hpp"
+#include "html_report_parts.hpp"
+#include "number_format.hpp"
+
 #include <sstream>
-#include <utility>
 
 namespace npu {
 
+namespace html {
+
 namespace {
 
-constexpr double kChartWidth = 960.0;
-constexpr double kChartHeight = 260.0;
-constexpr double kMargin = 50.0;
-constexpr const char* kColourA = "#3b6fb6";
-constexpr const char* kColourB = "#e08a2c";
-
-std::string escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '&':
-      out += "&amp;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string number(double value, int decimals = 0) {
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(decimals) << value;
-  return out.str();
-}
-
-struct Series {
+/// One line of the summary: label, value, unit, in Vela's order and wording.
+struct SummaryLine {
   std::string label;
-  std::string colour;
-  std::vector<double> values;
-  std::vector<std::string> names; ///< tooltip per value
+  std::string value;
+  std::string unit;
 };
 
-std::string svgOpen(const std::string& title) {
-  return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(kChartWidth + 2 * kMargin) + "\" height=\"" +
-         number(kChartHeight + 2 * kMargin) + "\" role=\"img\"><title>" + escape(title) + "</title>\n";
+void section(std::ostringstream& out, const std::string& heading, const std::vector<SummaryLine>& lines) {
+  out << "<table class=\"vela-summary\"><tr><th class=\"l\" colspan=\"3\">" << escape(heading) << "</th></tr>\n";
+  for (const auto& line : lines) {
+    out << "<tr><td class=\"l\">" << escape(line.label) << "</td><td>" << escape(line.value) << "</td><td class=\"l\">"
+        << escape(line.unit) << "</td></tr>\n";
+  }
+  out << "</table>\n";
 }
 
-std::string axes(double maxValue, std::size_t count, const std::string& yLabel, const std::vector<Series>& series) {
+std::string kib(double bytes) {
+  return fixed(bytes / 1024.0, 2);
+}
+
+std::string megabytes(double bytes) {
+  return fixed(bytes / 1e6, 2);
+}
+
+/// Vela's network summary as tables: configuration, memory used, bandwidth per memory, cycles.
+std::string networkSummary(const NetworkReport& report) {
+  const MemorySystem& memory = report.memory;
   std::ostringstream out;
-  const double bottom = kMargin + kChartHeight;
-  out << "<line x1=\"" << kMargin << "\" y1=\"" << bottom << "\" x2=\"" << kMargin + kChartWidth << "\" y2=\"" << bottom
-      << "\" class=\"axis\"/>\n";
-  out << "<line x1=\"" << kMargin << "\" y1=\"" << kMargin << "\" x2=\"" << kMargin << "\" y2=\"" << bottom
-      << "\" class=\"axis\"/>\n";
-  out << "<text x=\"" << kMargin - 4 << "\" y=\"" << kMargin + 4 << "\" class=\"tick\" text-anchor=\"end\">"
-      << number(maxValue) << "</text>\n";
-  out << "<text x=\"" << kMargin - 4 << "\" y=\"" << bottom << "\" class=\"tick\" text-anchor=\"end\">0</text>\n";
-  out << "<text x=\"" << kMargin << "\" y=\"" << kMargin - 12 << "\" class=\"label\">" << escape(yLabel) << "</text>\n";
-  out << "<text x=\"" << kMargin + kChartWidth << "\" y=\"" << bottom + 18 << "\" class=\"tick\" text-anchor=\"end\">"
-      << "layer (execution order), " << count << " layers</text>\n";
-  double legendX = kMargin + kChartWidth - 200;
-  for (const auto& s : series) {
-    out << "<rect x=\"" << legendX << "\" y=\"" << kMargin - 24 << "\" width=\"12\" height=\"12\" fill=\"" << s.colour
-        << "\"/><text x=\"" << legendX + 16 << "\" y=\"" << kMargin - 14 << "\" class=\"tick\">" << escape(s.label)
-        << "</text>\n";
-    legendX += 100;
+  out << "<div class=\"summary\" id=\"network-summary\">\n";
+  std::vector<SummaryLine> configuration{
+      {"Accelerator configuration", report.accelerator.displayName, ""},
+      {"System configuration", memory.systemName, ""},
+      {"Memory mode", memory.memoryMode, ""},
+      {"Accelerator clock", fixed(memory.coreClockHz / 1e6, 0), "MHz"},
+  };
+  for (auto area : figures::kReportedAreas) {
+    if (memory.area(area).present) {
+      configuration.push_back({"Design peak " + std::string(displayNameOf(area)) + " bandwidth",
+                               fixed(figures::peakBandwidthGigabytesPerSecond(memory, area), 2), "GB/s"});
+    }
   }
+  section(out, "Configuration", configuration);
+
+  std::vector<SummaryLine> used;
+  for (auto area : figures::kReportedAreas) {
+    const auto bytes = figures::memoryUsedBytes(report, area);
+    if (bytes != 0) {
+      used.push_back({"Total " + std::string(displayNameOf(area)) + " used", kib(static_cast<double>(bytes)), "KiB"});
+    }
+  }
+  const int operators = report.npuOperations + report.cpuOperations;
+  const auto share = [&](int count) {
+    return std::to_string(count) + " (" + fixed(detail::percentage(count, operators), 1) + "%)";
+  };
+  used.push_back({"CPU operators", share(report.cpuOperations), ""});
+  used.push_back({"NPU operators", share(report.npuOperations), ""});
+  used.push_back({"Original weights size", kib(static_cast<double>(report.originalWeightBytes)), "KiB"});
+  used.push_back({"NPU encoded weights size", kib(static_cast<double>(report.encodedWeightBytes)), "KiB"});
+  section(out, "Memory and operators", used);
+
+  const double seconds = report.inferenceSeconds();
+  for (auto area : figures::kReportedAreas) {
+    const auto traffic = figures::trafficOf(report.total, area);
+    if (traffic.total == 0.0) {
+      continue;
+    }
+    const std::string name(displayNameOf(area));
+    const auto read = [&](TensorPurpose purpose) {
+      return report.total.byteCount(area, purpose, AccessDirection::Read);
+    };
+    section(out, name + " bandwidth",
+            {{"Average " + name + " bandwidth", fixed(seconds > 0 ? traffic.total / seconds / 1e9 : 0.0, 2), "GB/s"},
+             {"Input " + name + " bandwidth", megabytes(read(TensorPurpose::FeatureMap)), "MB/batch"},
+             {"Weight " + name + " bandwidth", megabytes(read(TensorPurpose::Weights)), "MB/batch"},
+             {"Output " + name + " bandwidth",
+              megabytes(report.total.byteCount(area, TensorPurpose::FeatureMap, AccessDirection::Write)), "MB/batch"},
+             {"Total " + name + " bandwidth", megabytes(traffic.total), "MB/batch"}});
+  }
+
+  const double macs = static_cast<double>(report.total.macs);
+  std::vector<SummaryLine> cycles{
+      {"Neural network MACs", grouped(macs), "MACs/batch"},
+      {"Network TOPS", fixed(macs * 2.0 * figures::inferencesPerSecond(report) / 1e12, 2), "TOPS"},
+  };
+  for (const auto& [label, component] :
+       {std::pair{"NPU cycles", CycleComponent::Npu}, std::pair{"SRAM access cycles", CycleComponent::SramAccess},
+        std::pair{"DRAM access cycles", CycleComponent::DramAccess},
+        std::pair{"On-chip flash access cycles", CycleComponent::OnChipFlashAccess},
+        std::pair{"Off-chip flash access cycles", CycleComponent::OffChipFlashAccess},
+        std::pair{"Total cycles", CycleComponent::Total}}) {
+    cycles.push_back({label, grouped(report.total.cycle(component)), "cycles/batch"});
+  }
+  cycles.push_back({"Batch inference time", fixed(seconds * 1e3, 2), "ms"});
+  cycles.push_back({"Inferences per second", fixed(figures::inferencesPerSecond(report), 2), "inferences/s"});
+  section(out, "Compute", cycles);
+  out << "</div>\n";
   return out.str();
 }
 
-/// The longest series' length and the largest value of all series: what both axes span.
-std::pair<std::size_t, double> extentOf(const std::vector<Series>& series) {
-  std::size_t count = 0;
-  double maxValue = 0.0;
-  for (const auto& s : series) {
-    count = std::max(count, s.values.size());
-    for (double v : s.values) {
-      maxValue = std::max(maxValue, v);
+std::string cyclesByBoundChart(const NetworkReport& report) {
+  BarChart chart{"cycles-per-layer",
+                 report.network + ": cycles per layer, by what bounds them",
+                 "cycles",
+                 "layer (execution order)",
+                 {},
+                 {}};
+  std::array<bool, figures::kBoundCount> present{};
+  for (std::size_t i = 0; i < report.layers.size(); ++i) {
+    chart.slots.push_back({layerBar(i, report.layers[i], kBoundColours)});
+    const auto segments = figures::boundSegments(report.layers[i].performance);
+    for (std::size_t b = 0; b < figures::kBoundCount; ++b) {
+      present[b] = present[b] || segments[b] > 0.0;
     }
   }
-  return {count, maxValue};
-}
-
-/// Grouped bars, one group per layer index.
-std::string barChart(const std::string& title, const std::string& yLabel, const std::vector<Series>& series) {
-  const auto [count, maxValue] = extentOf(series);
-  std::ostringstream out;
-  out << svgOpen(title) << axes(maxValue, count, yLabel, series);
-  if (count > 0 && maxValue > 0) {
-    const double groupWidth = kChartWidth / static_cast<double>(count);
-    const double barWidth = std::max(0.5, groupWidth * 0.8 / static_cast<double>(series.size()));
-    for (std::size_t s = 0; s < series.size(); ++s) {
-      for (std::size_t i = 0; i < series[s].values.size(); ++i) {
-        const double height = series[s].values[i] / maxValue * kChartHeight;
-        const double x = kMargin + groupWidth * static_cast<double>(i) + barWidth * static_cast<double>(s);
-        out << "<rect x=\"" << number(x, 2) << "\" y=\"" << number(kMargin + kChartHeight - height, 2) << "\" width=\""
-            << number(barWidth, 2) << "\" height=\"" << number(height, 2) << "\" fill=\"" << series[s].colour
-            << "\"><title>" << i << " " << escape(series[s].names[i]) << ": " << number(series[s].values[i])
-            << "</title></rect>\n";
-      }
+  // The legend names what the stacks show; compute always, so that an empty network still has one.
+  for (std::size_t b = 0; b < figures::kBoundCount; ++b) {
+    if (present[b] || b == 0) {
+      chart.legend.push_back({figures::nameOf(static_cast<figures::Bound>(b)), kBoundColours[b]});
     }
   }
-  out << "</svg>\n";
-  return out.str();
+  return renderBarChart(chart);
 }
 
-/// Step lines, one point per layer index.
-std::string stepChart(const std::string& title, const std::string& yLabel, const std::vector<Series>& series) {
-  const auto [count, maxValue] = extentOf(series);
-  std::ostringstream out;
-  out << svgOpen(title) << axes(maxValue, count, yLabel, series);
-  if (count > 0 && maxValue > 0) {
-    const double step = kChartWidth / static_cast<double>(count);
-    for (const auto& s : series) {
-      out << "<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" << s.colour << "\" points=\"";
-      for (std::size_t i = 0; i < s.values.size(); ++i) {
-        const double y = kMargin + kChartHeight - s.values[i] / maxValue * kChartHeight;
-        out << number(kMargin + step * static_cast<double>(i), 2) << "," << number(y, 2) << " "
-            << number(kMargin + step * static_cast<double>(i + 1), 2) << "," << number(y, 2) << " ";
-      }
-      out << "\"/>\n";
-    }
-  }
-  out << "</svg>\n";
-  return out.str();
-}
-
-Series cyclesSeries(const std::string& label, const std::string& colour, const NetworkReport& report) {
-  Series series{label, colour, {}, {}};
+/// "compute: 12 layers, 62.0% of cycles; off-chip: ..." in stack order.
+std::string boundShares(const NetworkReport& report) {
+  std::array<double, figures::kBoundCount> cycles{};
+  std::array<int, figures::kBoundCount> layers{};
   for (const auto& layer : report.layers) {
-    series.values.push_back(layer.performance.cycle(CycleComponent::Total));
-    series.names.push_back(layer.irType + " " + layer.name);
+    const auto bound = static_cast<std::size_t>(figures::boundOf(layer.performance));
+    cycles[bound] += figures::layerCycles(layer);
+    ++layers[bound];
   }
-  return series;
+  std::string text;
+  for (std::size_t b = 0; b < figures::kBoundCount; ++b) {
+    if (layers[b] != 0) {
+      text += std::string(text.empty() ? "" : "; ") + figures::nameOf(static_cast<figures::Bound>(b)) + ": " +
+              std::to_string(layers[b]) + (layers[b] == 1 ? " layer, " : " layers, ") +
+              fixed(detail::percentage(cycles[b], report.totalCycles()), 1) + "% of the cycles";
+    }
+  }
+  return "<p class=\"note\">Bound by " + text + ".</p>\n";
 }
 
-Series memorySeries(const std::string& label, const std::string& colour, const NetworkReport& report) {
-  Series series{label, colour, {}, {}};
+std::string sramChart(const NetworkReport& report) {
+  StepChart chart{"sram-over-schedule",      report.network + ": SRAM in use over the schedule", "SRAM in use (KiB)",
+                  "layer (execution order)", {{"in use while the layer runs", kColourA, {}}},    sramLevels(report)};
   for (const auto& layer : report.layers) {
-    series.values.push_back(static_cast<double>(layer.memoryUsage));
-    series.names.push_back(layer.name);
+    chart.series.front().values.push_back(static_cast<double>(layer.memoryUsage) / 1024.0);
   }
-  return series;
+  return renderStepChart(chart);
 }
 
-std::string pageOpen(const std::string& title) {
-  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + escape(title) +
-         "</title>\n<style>body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em "
-         "0}"
-         "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f2f2f2}td.l,th.l{text-align:left}"
-         ".axis{stroke:#444}.tick{font-size:11px;fill:#444}.label{font-size:12px;fill:#222}.win{font-weight:bold}"
-         "</style></head><body>\n<h1>" +
-         escape(title) + "</h1>\n";
+std::string layerTable(const NetworkReport& report) {
+  std::ostringstream out;
+  out << "<div class=\"scroll\"><table class=\"wide\" id=\"layers\"><tr><th>#</th><th class=\"l\">TFLite operator</th>"
+         "<th class=\"l\">NPU operation</th><th class=\"l\">block (HxWxCinxCout)</th><th class=\"l\">IFM stripe</th>"
+         "<th class=\"l\">OFM stripe</th><th class=\"l\">cascade</th><th class=\"l\">weights</th>"
+         "<th>SRAM used (bytes)</th><th>cycles</th><th class=\"l\">bound by</th><th>MACs</th><th>util %</th>"
+         "<th class=\"l\">name</th></tr>\n";
+  for (std::size_t i = 0; i < report.layers.size(); ++i) {
+    const auto& layer = report.layers[i];
+    out << "<tr><td>" << i << "</td><td class=\"l\">" << escape(layer.sourceType) << "</td><td class=\"l\">"
+        << escape(layer.irType) << "</td><td class=\"l\">" << detail::blockText(layer.schedule.blockConfig)
+        << "</td><td class=\"l\">" << stripeText(layer.schedule.ifmStripe) << "</td><td class=\"l\">"
+        << stripeText(layer.schedule.ofmStripe) << "</td><td class=\"l\">"
+        << escape(detail::membershipText(layer.schedule)) << "</td><td class=\"wrap\">" << weightsText(layer.schedule)
+        << "</td><td>" << grouped(static_cast<double>(layer.memoryUsage)) << "</td><td>"
+        << grouped(figures::layerCycles(layer)) << "</td><td class=\"l\">"
+        << figures::nameOf(figures::boundOf(layer.performance)) << "</td><td>"
+        << grouped(static_cast<double>(layer.performance.macs)) << "</td><td>"
+        << fixed(figures::utilisationPercent(report, layer), 1) << "</td><td class=\"name\">" << escape(layer.name)
+        << "</td></tr>\n";
+  }
+  out << "</table></div>\n";
+  return out.str();
 }
 
-std::string totalsRow(const std::string& name, double a, double b, int decimals) {
-  const std::string best = winner(a, b);
-  return "<tr><td class=\"l\">" + escape(name) + "</td><td" + (best == "A" ? " class=\"win\"" : "") + ">" +
-         number(a, decimals) + "</td><td" + (best == "B" ? " class=\"win\"" : "") + ">" + number(b, decimals) +
-         "</td><td>" + (a == 0.0 ? std::string("n/a") : number((b - a) / a * 100.0, 1) + "%") + "</td><td>" + best +
-         "</td></tr>\n";
+std::string cpuTable(const NetworkReport& report) {
+  std::ostringstream out;
+  out << "<div class=\"scroll\"><table class=\"wide\" id=\"cpu-operations\"><tr><th class=\"l\" "
+         "style=\"width:40%\">CPU operation</th><th class=\"l\">why it runs on the CPU</th></tr>\n";
+  for (const auto& reason : report.cpuOperationReasons) {
+    const auto colon = reason.find("): ");
+    const bool split = colon != std::string::npos;
+    out << "<tr><td class=\"wrap\">" << escape(split ? reason.substr(0, colon + 1) : reason)
+        << "</td><td class=\"wrap\">" << escape(split ? reason.substr(colon + 3) : std::string()) << "</td></tr>\n";
+  }
+  out << "</table></div>\n";
+  return out.str();
 }
 
 } // namespace
 
-std::string renderComparisonHtml(const Comparison& comparison) {
-  std::ostringstream out;
-  out << pageOpen("npu-pipeline comparison");
-  out << "<p>A: <b>" << escape(comparison.labelA) << "</b><br>B: <b>" << escape(comparison.labelB) << "</b></p>\n";
-  out << "<table><tr><th class=\"l\">model</th><th>cycles A</th><th>cycles B</th><th>B vs A</th><th>SRAM peak A</th>"
-         "<th>SRAM peak B</th><th>B vs A</th><th>faster</th></tr>\n";
-  for (const auto& model : comparison.models) {
-    if (!model.compared()) {
-      const std::string failure =
-          model.failureA.empty() ? "B failed: " + model.failureB : "A failed: " + model.failureA;
-      out << "<tr><td class=\"l\">" << escape(model.model)
-          << "</td><td class=\"l\" colspan=\"7\">not compared: " << escape(failure) << "</td></tr>\n";
-      continue;
-    }
-    const double ca = model.a.totalCycles();
-    const double cb = model.b.totalCycles();
-    const auto sa = static_cast<double>(model.a.memoryUsed[static_cast<std::size_t>(model.a.memory.fastStorageArea)]);
-    const auto sb = static_cast<double>(model.b.memoryUsed[static_cast<std::size_t>(model.b.memory.fastStorageArea)]);
-    out << "<tr><td class=\"l\"><a href=\"#" << escape(model.model) << "\">" << escape(model.model) << "</a></td><td>"
-        << number(ca) << "</td><td>" << number(cb) << "</td><td>"
-        << (ca == 0 ? std::string("n/a") : number((cb - ca) / ca * 100, 1) + "%") << "</td><td>" << number(sa)
-        << "</td><td>" << number(sb) << "</td><td>"
-        << (sa == 0 ? std::string("n/a") : number((sb - sa) / sa * 100, 1) + "%") << "</td><td>" << winner(ca, cb)
-        << "</td></tr>\n";
-  }
-  out << "</table>\n";
-  for (const auto& model : comparison.models) {
-    if (!model.compared()) {
-      continue;
-    }
-    out << "<h2 id=\"" << escape(model.model) << "\">" << escape(model.model) << "</h2>\n<table><tr><th class=\"l\">"
-        << "figure</th><th>A</th><th>B</th><th>B vs A</th><th>winner</th></tr>\n";
-    out << totalsRow("cycles", model.a.totalCycles(), model.b.totalCycles(), 0);
-    out << totalsRow("inference time (ms)", model.a.inferenceSeconds() * 1e3, model.b.inferenceSeconds() * 1e3, 4);
-    out << totalsRow("encoded weights (bytes)", static_cast<double>(model.a.encodedWeightBytes),
-                     static_cast<double>(model.b.encodedWeightBytes), 0);
-    for (auto area : {MemoryArea::Sram, MemoryArea::Dram, MemoryArea::OnChipFlash, MemoryArea::OffChipFlash}) {
-      const auto index = static_cast<std::size_t>(area);
-      if (model.a.memoryUsed[index] != 0 || model.b.memoryUsed[index] != 0) {
-        out << totalsRow(std::string(displayNameOf(area)) + " used (bytes)",
-                         static_cast<double>(model.a.memoryUsed[index]), static_cast<double>(model.b.memoryUsed[index]),
-                         0);
-      }
-    }
-    out << "</table>\n";
-    out << barChart(model.model + ": cycles per layer", "cycles",
-                    {cyclesSeries("A", kColourA, model.a), cyclesSeries("B", kColourB, model.b)});
-    out << stepChart(model.model + ": SRAM in use over time", "bytes",
-                     {memorySeries("A", kColourA, model.a), memorySeries("B", kColourB, model.b)});
-  }
-  out << "</body></html>\n";
-  return out.str();
-}
+} // namespace html
 
 std::string renderHtmlReport(const NetworkReport& report) {
+  using namespace html;
   std::ostringstream out;
   out << pageOpen("npu-pipeline: " + report.network);
-  out << "<p>" << escape(report.accelerator.displayName) << ", " << escape(report.memory.systemName) << ", "
-      << escape(report.memory.memoryMode) << "</p>\n";
+  out << "<p class=\"sub\">" << escape(report.accelerator.displayName) << ", " << escape(report.memory.systemName)
+      << ", " << escape(report.memory.memoryMode) << ", " << fixed(report.memory.coreClockHz / 1e6, 0) << " MHz</p>\n";
   for (const auto& warning : report.warnings) {
-    out << "<p style=\"color:#b00;font-weight:bold\">WARNING: " << escape(warning) << "</p>\n";
+    out << "<p class=\"warning\">WARNING: " << escape(warning) << "</p>\n";
   }
-  out << "<table>";
-  out << "<tr><td class=\"l\">cycles</td><td>" << number(report.totalCycles()) << "</td></tr>";
-  out << "<tr><td class=\"l\">inference time (ms)</td><td>" << number(report.inferenceSeconds() * 1e3, 4)
-      << "</td></tr>";
-  out << "<tr><td class=\"l\">MACs</td><td>" << report.total.macs << "</td></tr>";
-  out << "<tr><td class=\"l\">NPU / CPU operations</td><td>" << report.npuOperations << " / " << report.cpuOperations
-      << "</td></tr>";
-  for (auto area : {MemoryArea::Sram, MemoryArea::Dram, MemoryArea::OnChipFlash, MemoryArea::OffChipFlash}) {
-    const auto used = report.memoryUsed[static_cast<std::size_t>(area)];
-    if (used != 0) {
-      out << "<tr><td class=\"l\">" << displayNameOf(area) << " used (bytes)</td><td>" << used << "</td></tr>";
-    }
+  out << "<h2>Network summary</h2>\n" << networkSummary(report);
+  if (report.layers.empty()) {
+    out << "<h2>Layers</h2>\n<p>No NPU layers: every operation runs on the CPU.</p>\n";
+  } else {
+    out << "<h2>Where the time goes</h2>\n" << cyclesByBoundChart(report) << boundShares(report);
+    out << "<h2>SRAM</h2>\n" << sramChart(report);
+    out << "<h2>Layers</h2>\n" << layerTable(report);
   }
-  out << "</table>\n";
-  out << barChart(report.network + ": cycles per layer", "cycles", {cyclesSeries("cycles", kColourA, report)});
-  out << stepChart(report.network + ": SRAM in use over time", "bytes", {memorySeries("SRAM", kColourA, report)});
-  out << "<details><summary>pipeline</summary><pre>" << escape(report.pipelineYaml) << "</pre></details>\n";
-  out << "</body></html>\n";
+  out << "<h2>CPU operations (" << report.cpuOperations << ")</h2>\n";
+  out << (report.cpuOperationReasons.empty() ? std::string("<p>none: every operation runs on the NPU</p>\n")
+                                             : cpuTable(report));
+  out << "<details><summary>resolved pipeline</summary><pre>" << escape(report.pipelineYaml) << "</pre></details>\n";
+  out << pageClose();
   return out.str();
 }
 

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <iomanip>
+#include <sstream>
 
 namespace npu::detail {
 
@@ -55,6 +57,22 @@ std::string pythonFloat(double value) {
   return negative ? "-" + text : text;
 }
 
-double percentage(double part, double whole) { return whole == 0.0 ? 100.0 : part / whole * 100.0; }
+double percentage(double part, double whole) {
+  return whole == 0.0 ? 100.0 : part / whole * 100.0;
+}
+
+std::string fixed(double value, int decimals) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(decimals) << value;
+  return out.str();
+}
+
+std::string signedPercent(double a, double b) {
+  if (a == 0.0) {
+    return b == 0.0 ? "0.0%" : "n/a";
+  }
+  const double delta = (b - a) / a * 100.0;
+  return (delta > 0 ? "+" : "") + fixed(delta, 1) + "%";
+}
 
 } // namespace npu::detail
