@@ -95,6 +95,9 @@ RewriteResult convertMeanToDepthwiseConv(Subgraph& subgraph, const Operation& op
     // Vela clones the operation with the suffix "<name>_conv_<i>", hence the doubled name.
     const std::string name = op.name + op.name + "_conv_" + std::to_string(i);
     Operation conv = deriveOperation(op, OpType::DepthwiseConv2DBias, name);
+    // Vela clones the MEAN for each convolution, so its original type stays MEAN: a 16-bit MEAN rounds as
+    // TFLite does, not as a 16-bit convolution (high_level_command_to_npu_op.get_rounding_mode).
+    conv.attributes.erase("original_type");
     conv.kernel = Kernel{};
     conv.padding = Padding::Valid;
     conv.attributes.set("depth_multiplier", std::int64_t{1});

@@ -137,7 +137,9 @@ std::int64_t freshEquivalenceId(const Subgraph& subgraph) {
   return largest + 1;
 }
 
-bool isSharedByContent(const Tensor& tensor) { return tensor.equivalenceId >= kContentEquivalenceBase; }
+bool isSharedByContent(const Tensor& tensor) {
+  return tensor.equivalenceId >= kContentEquivalenceBase;
+}
 
 void shareByContent(Subgraph& subgraph, TensorId tensor) {
   const std::vector<double> values = subgraph.tensor(tensor).floatValues();
@@ -271,7 +273,12 @@ Activation activationFromOperation(const Operation& op) {
     activation.max = 1.0;
     break;
   case OpType::Relu0To1:
+  case OpType::Sigmoid: // Vela's create_activation_function clamps both to their output range
     activation.min = 0.0;
+    activation.max = 1.0;
+    break;
+  case OpType::Tanh:
+    activation.min = -1.0;
     activation.max = 1.0;
     break;
   default:

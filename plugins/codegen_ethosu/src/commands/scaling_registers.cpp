@@ -118,10 +118,18 @@ int emitElementwiseScale(CommandEmitter& emitter, const BlockOperation& op) {
         // Vela multiplies the scales as numpy float32 scalars (a tensor's scale is read as float32), so the
         // product and the quotient round to single precision; only the fixed Sigmoid/Tanh OFM scale is a
         // Python float, which makes the quotient double (scaling.elementwise_mul_scale).
-        const float product = static_cast<float>(*inputScale) * static_cast<float>(*input2Scale);
-        const double rescale = fixedOutputScale ? static_cast<double>(product) / *outputScale
-                                                : static_cast<double>(product / static_cast<float>(*outputScale));
-        output = quantiseScale(rescale);
+        // Scales Vela computed itself (e.g. an int16 SOFTMAX's intermediate tensors) are Python floats, which
+        // single precision cannot hold exactly: with one of those the arithmetic is double.
+        const auto single = [](double scale) { return static_cast<double>(static_cast<float>(scale)) == scale; };
+        if (single(*inputScale) && single(*input2Scale)) {
+          const float product = static_cast<float>(*inputScale) * static_cast<float>(*input2Scale);
+          const double rescale = fixedOutputScale || !single(*outputScale)
+                                     ? static_cast<double>(product) / *outputScale
+                                     : static_cast<double>(product / static_cast<float>(*outputScale));
+          output = quantiseScale(rescale);
+        } else {
+          output = quantiseScale((*inputScale * *input2Scale) / *outputScale);
+        }
       }
     } else {
       double operandA = 1;

@@ -152,10 +152,11 @@ ReadOnlyArea::ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedul
         }
       }
     }
-    // Then the weight streams, in execution order. An identical stream is stored once (Vela shares an
-    // encoding between operations with equal weights and compression config); an operation whose weights
-    // are those of a stored stream of the same weight tensor but whose scales differ (e.g. the shared
-    // all-ones weights of MEANs of different quantisation) stores only its scales.
+    // Then the weight streams, in execution order. Operations with the same weight tensor (or an equivalent
+    // one) and equal encodings share one stream when their scale configs agree too; when only the weights
+    // agree (e.g. the shared all-ones weights of MEANs of different quantisation) the operation stores its
+    // scales alone (weight_compressor.encode_weight_and_scale_tensor). Equal bytes of different weight
+    // tensors are stored twice, as Vela stores them.
     for (std::size_t position = 0; position < schedule.operations.size(); ++position) {
       const auto encoding = encodings.find({s, position});
       if (encoding == encodings.end()) {
@@ -172,23 +173,23 @@ ReadOnlyArea::ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedul
         if (stored->second.parts.weights != candidate.parts.weights) {
           continue;
         }
-        const bool sameWeights = stored->second.weightIdentity == candidate.weightIdentity;
-        if (stored->second.parts.scales == candidate.parts.scales &&
-            (!sameWeights || stored->second.scaleIdentity == candidate.scaleIdentity)) {
+        if (stored->second.weightIdentity != candidate.weightIdentity) {
+          continue; // equal bytes of another weight tensor are stored again, as Vela does
+        }
+        if (stored->second.scaleIdentity == candidate.scaleIdentity &&
+            stored->second.parts.scales == candidate.parts.scales) {
           weights = stored->second.weights;
           break;
         }
-        if (sameWeights) {
-          weights = stored->second.weights;
-          weights.encoded = candidate.weights.encoded;
-          const auto& scales = candidate.parts.scales;
-          const npu::TensorId bias = op.bias();
-          const std::string name = subgraph.validTensorId(bias) ? subgraph.tensor(bias).name
-                                                                : subgraph.tensor(op.weights()).name + "_scales";
-          weights.scaleAddress = allocate(name + "_npu_encoded_weights", static_cast<std::int64_t>(scales.size()));
-          std::copy(scales.begin(), scales.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(*weights.scaleAddress));
-          break;
-        }
+        weights = stored->second.weights;
+        weights.encoded = candidate.weights.encoded;
+        const auto& scales = candidate.parts.scales;
+        const npu::TensorId bias = op.bias();
+        const std::string name =
+            subgraph.validTensorId(bias) ? subgraph.tensor(bias).name : subgraph.tensor(op.weights()).name + "_scales";
+        weights.scaleAddress = allocate(name + "_npu_encoded_weights", static_cast<std::int64_t>(scales.size()));
+        std::copy(scales.begin(), scales.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(*weights.scaleAddress));
+        break;
       }
       if (weights.address < 0) {
         const auto& stream = weights.encoded->stream;
