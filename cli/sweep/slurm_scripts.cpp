@@ -1,5 +1,7 @@
 #include "slurm_scripts.hpp"
 
+#include <cctype>
+
 namespace npu::sweep {
 
 namespace {
@@ -8,9 +10,18 @@ std::filesystem::path slurmFolder(const SlurmJob& job) {
   return job.outputDir / "slurm";
 }
 
+/// The sweep's name as a job name: letters, digits, '.', '_' and '-' (a #SBATCH line splits at spaces).
+std::string jobName(const std::string& name) {
+  std::string safe;
+  for (const char c : name) {
+    safe += std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-' ? c : '-';
+  }
+  return safe.empty() ? std::string("sweep") : safe;
+}
+
 std::string header(const SlurmJob& job, const std::string& suffix, const std::string& log, int cpus) {
   std::string script = "#!/bin/bash\n";
-  script += "#SBATCH --job-name=" + job.name + "-" + suffix + "\n";
+  script += "#SBATCH --job-name=" + jobName(job.name) + "-" + suffix + "\n";
   script += "#SBATCH --output=" + (slurmFolder(job) / log).string() + "\n";
   script += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=" + std::to_string(cpus) + "\n";
   if (!job.slurm.partition.empty()) {

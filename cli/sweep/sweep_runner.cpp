@@ -51,6 +51,26 @@ PipelineSpec configure(const SweepSpec& spec, const Configuration& configuration
   return pipeline;
 }
 
+/// A resolve error of one configuration, told as that configuration's, and placed at the axis value
+/// that wrote the refused setting when the error names one (`--set key=value`).
+Error blame(const SweepSpec& spec, const Configuration& configuration, std::size_t index, const Error& error) {
+  std::string settings;
+  SourceLocation where = error.location();
+  for (const auto& [key, value] : configuration.settings) {
+    settings += (settings.empty() ? "" : " ") + key + "=" + value;
+  }
+  for (std::size_t axis = 0; axis < spec.axes.size(); ++axis) {
+    const auto& written = spec.axes[axis].values[configuration.valueIndices[axis]];
+    for (const auto& [key, value] : written.settings) {
+      if (error.location().file == "--set " + key + "=" + value) {
+        where = written.location;
+      }
+    }
+  }
+  return Error(error.kind(), "configuration #" + std::to_string(index) + " (" + settings + "): " + error.message(),
+               where, error.hint());
+}
+
 } // namespace
 
 std::string SweepPlan::describe(const PlannedPoint& point) const {
@@ -71,14 +91,7 @@ SweepPlan planSweep(SweepSpec spec, PluginHost& host, std::string_view toolVersi
     try {
       plan.pipelines.push_back(resolvePipeline(pipeline, host, defaultConfigSearchPath()));
     } catch (const Error& error) {
-      std::string settings;
-      for (const auto& [key, value] : plan.configurations[index].settings) {
-        settings += " " + key + "=" + value;
-      }
-      throw Error(error.kind(),
-                  "configuration #" + std::to_string(index) + " (" + settings.substr(settings.empty() ? 0 : 1) +
-                      "): " + error.message(),
-                  error.location(), error.hint());
+      throw blame(spec, plan.configurations[index], index, error);
     }
     if (plan.pipelines.back().stage(PluginKind::Scheduler) == nullptr) {
       throwConfigError("the sweep's pipeline has no scheduler stage, so there is nothing to measure",

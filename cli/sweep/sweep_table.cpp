@@ -111,7 +111,7 @@ std::vector<Setting> summaryColumns(const std::string& summaryCsv) {
 }
 
 std::string renderSweepCsv(const SweepTable& table) {
-  std::string out = "network,configuration";
+  std::string out = "network_file,configuration";
   for (const auto& axis : table.axisNames) {
     out += "," + csvField(axis);
   }
@@ -156,7 +156,7 @@ std::string renderSweepJson(const SweepTable& table) {
   json.key("rows").beginArray();
   for (const auto& row : table.rows) {
     json.beginObject();
-    json.field("network", row.network);
+    json.field("network_file", row.network);
     json.field("configuration", static_cast<std::int64_t>(row.configuration));
     json.key("settings").beginObject();
     for (std::size_t axis = 0; axis < table.axisNames.size() && axis < row.axisValues.size(); ++axis) {

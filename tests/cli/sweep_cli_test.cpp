@@ -106,8 +106,9 @@ BOOST_AUTO_TEST_SUITE(sweep_cli)
 BOOST_AUTO_TEST_CASE(a_local_sweep_writes_one_row_per_network_and_configuration_with_failures_as_rows) {
   const auto lines = linesOf(npu::test::readFile(localRun() / "sweep.csv"));
   BOOST_REQUIRE_EQUAL(lines.size(), 13U);
-  BOOST_TEST(lines[0].starts_with("network,configuration,accelerator.config,accelerator.arena_cache_size,status,reason,"
-                                  "experiment,network,accelerator_configuration"));
+  BOOST_TEST(
+      lines[0].starts_with("network_file,configuration,accelerator.config,accelerator.arena_cache_size,status,reason,"
+                           "experiment,network,accelerator_configuration"));
   BOOST_TEST(lines[0].find(",cycles_total") != std::string::npos);
   BOOST_TEST(lines[1].starts_with("networks/v1.tflite,0,ethos-u55-64,1KiB,failed,"));
   BOOST_TEST(lines[1].find("limit") != std::string::npos);
@@ -188,6 +189,14 @@ BOOST_AUTO_TEST_CASE(a_setting_the_pipeline_refuses_stops_the_sweep_before_compi
   BOOST_TEST(result.exitCode == 2, result.output);
   BOOST_TEST(result.output.find("ethos-u99-1") != std::string::npos, result.output);
   BOOST_TEST(!fs::exists(sweepFolder() / "bad" / "sweep.csv"));
+
+  npu::test::writeFile(file,
+                       "pipeline: " + (npu::test::sourceDir() / "configs" / "reference" / "C1-cascade.yaml").string() +
+                           "\naxes:\n  scheduler.optimise: [size]\n  scheduler.nonsense: [1]\n"
+                           "networks: ['networks/*.tflite']\n");
+  const Result option = sweep(quoted(file) + " -o " + quoted(sweepFolder() / "bad"));
+  BOOST_TEST(option.exitCode == 2, option.output);
+  BOOST_TEST(option.output.find("bad.yaml:4:24: error: configuration #0") != std::string::npos, option.output);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -8,7 +8,8 @@ using namespace npu::sweep;
 namespace {
 
 SlurmJob job() {
-  SlurmJob job{"macs", "/opt/npu/bin/npu-pipeline", "/shared/s.yaml", "/shared/out", {"--plugin-path", "/p x"}, {}};
+  SlurmJob job{"macs sweep",  "/opt/npu/bin/npu-pipeline", "/shared/s.yaml",
+               "/shared/out", {"--plugin-path", "/p x"},   {}};
   job.slurm.shards = 3;
   job.slurm.cpusPerTask = 2;
   job.slurm.partition = "cpu";
@@ -23,6 +24,7 @@ BOOST_AUTO_TEST_SUITE(sweep_slurm_scripts)
 BOOST_AUTO_TEST_CASE(the_array_runs_one_shard_per_task_with_the_task_cpus_as_threads) {
   const std::string script = renderArrayScript(job());
   BOOST_TEST(script.find("#SBATCH --array=0-2\n") != std::string::npos);
+  BOOST_TEST(script.find("#SBATCH --job-name=macs-sweep-shards\n") != std::string::npos);
   BOOST_TEST(script.find("#SBATCH --partition=cpu\n") != std::string::npos);
   BOOST_TEST(script.find("#SBATCH --mem=4G\n") != std::string::npos);
   BOOST_TEST(script.find("#SBATCH --output=/shared/out/slurm/shard-%a.log\n") != std::string::npos);

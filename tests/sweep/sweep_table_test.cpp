@@ -67,7 +67,7 @@ BOOST_AUTO_TEST_CASE(the_csv_has_one_row_per_point_with_settings_status_and_reas
   SweepTable table = twoRows();
   chooseColumns(table, {}, {});
   BOOST_TEST(renderSweepCsv(table) ==
-             "network,configuration,accelerator.config,status,reason,cycles_total,sram_memory_used,warnings\n"
+             "network_file,configuration,accelerator.config,status,reason,cycles_total,sram_memory_used,warnings\n"
              "a.tflite,0,ethos-u55-64,ok,,100,1.5,\n"
              "a.tflite,1,ethos-u55-128,failed,\"does not fit, by far\",,,\n"
              "b.tflite,0,ethos-u55-64,ok,,7,2,\"over \"\"it\"\"\"\n");
