@@ -100,8 +100,12 @@ for _ in $(seq 600); do
   case "$state" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY) break ;; esac
   sleep 1
 done
-echo "array job $array_job, merge job $merge_job: $state"
-scontrol show job "$array_job" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | sort | uniq -c || true
+# The shards record every point (a point that does not fit is a row), so each task ends COMPLETED; the
+# merge job's state is its exit status: FAILED here, since the 1 KiB points do not fit.
+tasks="$(scontrol show job "$array_job" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | sort | uniq -c | xargs)"
+echo "array job $array_job: $tasks; merge job $merge_job: $state"
+[ "$tasks" = "3 JobState=COMPLETED" ] || { echo "ci-slurm: a shard did not complete" >&2; cat "$work/cluster/slurm/"*.log >&2; exit 1; }
+[ "$state" = FAILED ] || { echo "ci-slurm: the merge job ended $state, expected FAILED (exit 1)" >&2; exit 1; }
 for file in sweep.csv sweep.json sweep.html; do
   if ! cmp "$work/local/$file" "$work/cluster/$file"; then
     echo "ci-slurm: $file from the Slurm run differs from the local run" >&2

@@ -37,8 +37,8 @@ std::string header(const SlurmJob& job, const std::string& suffix, const std::st
 }
 
 std::string command(const SlurmJob& job, const std::string& subcommand) {
-  std::string line = "exec " + shellQuote(job.executable.string()) + " sweep " + subcommand +
-                     shellQuote(job.sweepFile.string()) + " -o " + shellQuote(job.outputDir.string());
+  std::string line = shellQuote(job.executable.string()) + " sweep " + subcommand + shellQuote(job.sweepFile.string()) +
+                     " -o " + shellQuote(job.outputDir.string());
   for (const auto& argument : job.extraArguments) {
     line += " " + shellQuote(argument);
   }
@@ -59,17 +59,20 @@ std::string renderArrayScript(const SlurmJob& job) {
   std::string script = header(job, "shards", "shard-%a.log", job.slurm.cpusPerTask);
   script += "#SBATCH --array=0-" + std::to_string(job.slurm.shards - 1) + "\n";
   script += "# Written by npu-pipeline sweep --slurm: one shard of the sweep per array task. Each point's\n"
-            "# result lands in the shared points folder as it finishes; re-submitting skips finished points.\n";
-  script += "set -euo pipefail\n";
+            "# result lands in the shared points folder as it finishes; re-submitting skips finished points.\n"
+            "# Exit status 1 (a point did not compile: it is stored with the reason) counts as done.\n";
+  script += "set -uo pipefail\n";
   script += command(job, "") + " --shard \"${SLURM_ARRAY_TASK_ID}/" + std::to_string(job.slurm.shards) +
             "\" --threads \"${SLURM_CPUS_PER_TASK:-" + std::to_string(job.slurm.cpusPerTask) + "}\"\n";
+  script += "status=$?\nif [ \"$status\" -eq 1 ]; then status=0; fi\nexit \"$status\"\n";
   return script;
 }
 
 std::string renderMergeScript(const SlurmJob& job) {
   std::string script = header(job, "merge", "merge.log", 1);
-  script += "# Written by npu-pipeline sweep --slurm: builds the table, JSON and HTML from the point files.\n";
-  script += "set -euo pipefail\n" + command(job, "merge ") + "\n";
+  script += "# Written by npu-pipeline sweep --slurm: builds the table, JSON and HTML from the point files.\n"
+            "# Its exit status (and job state) says whether every point compiled; the table says which did not.\n";
+  script += "set -euo pipefail\nexec " + command(job, "merge ") + "\n";
   return script;
 }
 
