@@ -9,6 +9,7 @@ usage: bench/sweep_throughput.py --build BUILD_DIR --models DIR [--limit N] [--p
 
 import argparse
 import itertools
+import resource
 import subprocess
 import sys
 import tempfile
@@ -27,6 +28,18 @@ def timed(command: list[str], accept=(0, 1)) -> float:
     if done.returncode not in accept:
         sys.exit(f"failed ({done.returncode}): {' '.join(command)}")
     return time.perf_counter() - start
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measured(action) -> tuple[float, float]:
+    """Wall and CPU (user + system, of the processes started) seconds of an action."""
+    cpu, start = children_cpu(), time.perf_counter()
+    action()
+    return time.perf_counter() - start, children_cpu() - cpu
 
 
 def main() -> int:
@@ -59,30 +72,33 @@ def main() -> int:
             return timed([str(binary), "run", str(pipeline), str(network), "--quiet", "--threads", "1",
                           "--set", f"accelerator.config={variant}", "--set", f"scheduler.optimise={goal}"])
 
-        sweep_1 = run_sweep(1, "one")
-        sweep_2 = run_sweep(2, "two")
-        resumed = run_sweep(2, "two")  # every point done: planning, hashing and the table only
-        start = time.perf_counter()
-        for point in points:
-            run_one(point)
-        runs_1 = time.perf_counter() - start
-        start = time.perf_counter()
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            list(pool.map(run_one, points))
-        runs_2 = time.perf_counter() - start
+        def runs(workers: int) -> None:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                list(pool.map(run_one, points))
+
+        sweep_1 = measured(lambda: run_sweep(1, "one"))
+        runs_1 = measured(lambda: runs(1))
+        sweep_2 = measured(lambda: run_sweep(2, "two"))
+        runs_2 = measured(lambda: runs(2))
+        resumed = measured(lambda: run_sweep(2, "two"))  # every point done: planning, hashing, the table
         table = (work / "two" / "sweep.csv").read_text().splitlines()[1:]
         failed = sum(1 for row in table if ",ok," not in row)
 
     count = len(points)
     print(f"{len(networks)} networks x {len(VARIANTS) * len(GOALS)} configurations = {count} compiles "
           f"({failed} do not compile and are rows with the reason), `{args.pipeline}` with codegen.\n")
-    print("| how | wall (s) | compiles/s | vs plain runs |")
-    print("| --- | --- | --- | --- |")
-    print(f"| `run` per compile, one at a time | {runs_1:.2f} | {count / runs_1:.1f} | |")
-    print(f"| `sweep --threads 1` | {sweep_1:.2f} | {count / sweep_1:.1f} | {100 * (sweep_1 / runs_1 - 1):+.1f}% |")
-    print(f"| `run` per compile, two processes at a time | {runs_2:.2f} | {count / runs_2:.1f} | |")
-    print(f"| `sweep --threads 2` | {sweep_2:.2f} | {count / sweep_2:.1f} | {100 * (sweep_2 / runs_2 - 1):+.1f}% |")
-    print(f"| `sweep --threads 2`, every point already done | {resumed:.2f} | | |")
+    def row(how: str, figures: tuple[float, float], base=None) -> str:
+        wall, cpu = figures
+        versus = f"{100 * (wall / base[0] - 1):+.1f}% | {100 * (cpu / base[1] - 1):+.1f}%" if base else " | "
+        return f"| {how} | {wall:.2f} | {count / wall:.2f} | {cpu:.2f} | {versus} |"
+
+    print("| how | wall (s) | compiles/s | CPU (s) | wall vs `run` | CPU vs `run` |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    print(row("`run` per compile, one at a time", runs_1))
+    print(row("`sweep --threads 1`", sweep_1, runs_1))
+    print(row("`run` per compile, two processes at a time", runs_2))
+    print(row("`sweep --threads 2`", sweep_2, runs_2))
+    print(f"| `sweep --threads 2`, every point already done | {resumed[0]:.2f} | | {resumed[1]:.2f} | | |")
     return 0
 
 

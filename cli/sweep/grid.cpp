@@ -121,7 +121,8 @@ std::vector<std::filesystem::path> expandNetworks(const SweepSpec& spec) {
 
 std::string networkLabel(const SweepSpec& spec, const std::filesystem::path& network) {
   const std::filesystem::path relative = network.lexically_relative(spec.file.parent_path());
-  return relative.empty() ? network.string() : relative.string();
+  const bool outside = relative.empty() || *relative.begin() == "..";
+  return outside ? network.string() : relative.string();
 }
 
 Shard parseShard(const std::string& text) {

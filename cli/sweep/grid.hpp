@@ -23,7 +23,8 @@ struct Configuration {
 /// An entry that names no existing file is a Config error at its line.
 [[nodiscard]] std::vector<std::filesystem::path> expandNetworks(const SweepSpec& spec);
 
-/// How a network is named in tables: its path relative to the sweep file's folder.
+/// How a network is named in tables: its path relative to the sweep file's folder when it is inside
+/// that folder, else its absolute path.
 [[nodiscard]] std::string networkLabel(const SweepSpec& spec, const std::filesystem::path& network);
 
 /// A deterministic slice of the points: point i belongs to shard i mod count.

@@ -37,8 +37,11 @@ std::vector<Setting> readPairs(const YAML::Node& node) {
 
 } // namespace
 
-std::string pointKey(std::string_view toolVersion, std::string_view networkBytes, std::string_view resolvedPipeline) {
-  const std::string networkHash = Sha256().update(networkBytes).hexDigest();
+std::string contentHash(std::string_view bytes) {
+  return Sha256().update(bytes).hexDigest();
+}
+
+std::string pointKey(std::string_view toolVersion, std::string_view networkHash, std::string_view resolvedPipeline) {
   Sha256 key;
   key.update(kFormat).update("\n").update(toolVersion).update("\nnetwork ").update(networkHash).update("\n");
   key.update(resolvedPipeline);

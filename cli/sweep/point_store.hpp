@@ -21,9 +21,13 @@ struct PointResult {
   std::vector<Setting> summary;  ///< column name and text, in the summary CSV's order
 };
 
-/// The content key of a point: SHA-256 over the tool version, the network's bytes and the resolved
-/// pipeline (which names every plugin version and option value), so a changed input is a new point.
-[[nodiscard]] std::string pointKey(std::string_view toolVersion, std::string_view networkBytes,
+/// SHA-256 of a network file's bytes, as hex.
+[[nodiscard]] std::string contentHash(std::string_view bytes);
+
+/// The content key of a point: SHA-256 over the tool version, the network's content hash and the
+/// resolved pipeline (which names every plugin version and option value), so a changed input is a new
+/// point.
+[[nodiscard]] std::string pointKey(std::string_view toolVersion, std::string_view networkHash,
                                    std::string_view resolvedPipeline);
 
 [[nodiscard]] std::string renderPointFile(const PointResult& result);

@@ -1,5 +1,7 @@
 #include "sha256.hpp"
 
+#include <algorithm>
+
 namespace npu::sweep {
 
 namespace {
@@ -59,13 +61,24 @@ void Sha256::compress(const std::uint8_t* block) {
 
 Sha256& Sha256::update(std::string_view bytes) {
   length_ += bytes.size();
-  for (const char byte : bytes) {
-    buffer_[buffered_++] = static_cast<std::uint8_t>(byte);
+  const auto* data = reinterpret_cast<const std::uint8_t*>(bytes.data());
+  std::size_t size = bytes.size();
+  if (buffered_ > 0) {
+    const std::size_t taken = std::min(size, buffer_.size() - buffered_);
+    std::copy_n(data, taken, buffer_.begin() + static_cast<std::ptrdiff_t>(buffered_));
+    buffered_ += taken;
+    data += taken;
+    size -= taken;
     if (buffered_ == buffer_.size()) {
       compress(buffer_.data());
       buffered_ = 0;
     }
   }
+  for (; size >= buffer_.size(); data += buffer_.size(), size -= buffer_.size()) {
+    compress(data);
+  }
+  std::copy_n(data, size, buffer_.begin() + static_cast<std::ptrdiff_t>(buffered_));
+  buffered_ += size;
   return *this;
 }
 

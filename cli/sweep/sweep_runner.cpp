@@ -104,10 +104,10 @@ SweepPlan planSweep(SweepSpec spec, PluginHost& host, std::string_view toolVersi
   }
   for (std::size_t network = 0; network < plan.networks.size(); ++network) {
     plan.networkLabels.push_back(networkLabel(spec, plan.networks[network]));
-    const std::string bytes = readBytes(plan.networks[network]);
+    const std::string networkHash = contentHash(readBytes(plan.networks[network]));
     for (std::size_t configuration = 0; configuration < plan.configurations.size(); ++configuration) {
-      plan.points.push_back(
-          {plan.points.size(), network, configuration, pointKey(toolVersion, bytes, pipelineTexts[configuration])});
+      plan.points.push_back({plan.points.size(), network, configuration,
+                             pointKey(toolVersion, networkHash, pipelineTexts[configuration])});
     }
   }
   plan.spec = std::move(spec);

@@ -47,6 +47,7 @@ BOOST_AUTO_TEST_CASE(networks_come_from_files_globs_and_list_files_each_once_in_
   BOOST_TEST(networkLabel(spec, networks[0]) == "models/c.tflite");
   BOOST_TEST(networkLabel(spec, networks[1]) == "models/a.tflite");
   BOOST_TEST(networkLabel(spec, networks[2]) == "models/b.tflite");
+  BOOST_TEST(networkLabel(spec, "/elsewhere/x.tflite") == "/elsewhere/x.tflite");
 }
 
 BOOST_AUTO_TEST_CASE(a_network_entry_that_matches_nothing_is_an_error_at_its_line) {

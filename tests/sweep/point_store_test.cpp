@@ -17,6 +17,13 @@ BOOST_AUTO_TEST_CASE(sha256_matches_the_published_test_vectors) {
              "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
   BOOST_TEST(Sha256().update(std::string(1000000, 'a')).hexDigest() ==
              "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  // Fed in uneven pieces, across block boundaries: the same digest.
+  Sha256 pieces;
+  for (std::size_t size : {1U, 62U, 1U, 64U, 200U, 0U, 671U}) {
+    pieces.update(std::string(size, 'a'));
+  }
+  BOOST_TEST(pieces.hexDigest() == Sha256().update(std::string(999, 'a')).hexDigest());
+  BOOST_TEST(contentHash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
 BOOST_AUTO_TEST_CASE(a_point_key_changes_with_the_network_the_pipeline_or_the_version) {
