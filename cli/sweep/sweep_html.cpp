@@ -52,7 +52,7 @@ std::string configurationLabel(const SweepTable& table, const SweepRow& row) {
 
 struct Frame {
   double minX, maxX, minY, maxY;
-  static constexpr double kWidth = 560, kHeight = 320, kLeft = 70, kRight = 20, kTop = 20, kBottom = 45;
+  static constexpr double kWidth = 560, kHeight = 320, kLeft = 80, kRight = 45, kTop = 20, kBottom = 45;
   [[nodiscard]] double x(double value) const {
     return kLeft + (maxX > minX ? (value - minX) / (maxX - minX) : 0.5) * (kWidth - kLeft - kRight);
   }
@@ -74,8 +74,26 @@ Frame frameAround(const std::vector<TradeOffPoint>& points) {
   return Frame{frame.minX - padX, frame.maxX + padX, frame.minY - padY, frame.maxY + padY};
 }
 
+/// Five evenly spaced tick labels from low to high, with as many digits as it takes to tell them apart.
+std::vector<std::string> tickLabels(double low, double high) {
+  std::vector<std::string> labels;
+  for (int digits = 4; digits <= 12; ++digits) {
+    const std::string format = "%." + std::to_string(digits) + "g";
+    labels.clear();
+    for (int tick = 0; tick <= 4; ++tick) {
+      labels.push_back(number(low + (high - low) * tick / 4, format.c_str()));
+    }
+    if (std::set<std::string>(labels.begin(), labels.end()).size() == labels.size() || high <= low) {
+      break;
+    }
+  }
+  return labels;
+}
+
 std::string axesSvg(const Frame& frame, const std::string& xTitle, const std::string& yTitle) {
   std::string svg;
+  const auto xLabels = tickLabels(frame.minX, frame.maxX);
+  const auto yLabels = tickLabels(frame.minY, frame.maxY);
   const double bottom = Frame::kHeight - Frame::kBottom;
   svg += "<line x1='" + number(Frame::kLeft) + "' y1='" + number(bottom) + "' x2='" +
          number(Frame::kWidth - Frame::kRight) + "' y2='" + number(bottom) + "' stroke='#444'/>";
@@ -85,9 +103,9 @@ std::string axesSvg(const Frame& frame, const std::string& xTitle, const std::st
     const double vx = frame.minX + (frame.maxX - frame.minX) * tick / 4;
     const double vy = frame.minY + (frame.maxY - frame.minY) * tick / 4;
     svg += "<text x='" + number(frame.x(vx), "%.1f") + "' y='" + number(bottom + 15) + "' text-anchor='middle'>" +
-           number(vx) + "</text>";
+           xLabels[static_cast<std::size_t>(tick)] + "</text>";
     svg += "<text x='" + number(Frame::kLeft - 4) + "' y='" + number(frame.y(vy) + 4, "%.1f") + "' text-anchor='end'>" +
-           number(vy) + "</text>";
+           yLabels[static_cast<std::size_t>(tick)] + "</text>";
   }
   svg += "<text x='" + number((Frame::kLeft + Frame::kWidth) / 2) + "' y='" + number(Frame::kHeight - 8) +
          "' text-anchor='middle'>" + escape(xTitle) + "</text>";
@@ -135,8 +153,8 @@ std::string tradeOffPlot(const std::vector<TradeOffPoint>& points) {
   return svg + list + "</table>\n";
 }
 
-/// Bars: one per value of the axis, the geometric mean over networks of a figure relative to that
-/// network's best, over the compiled points with that value.
+/// Horizontal bars: one per value of the axis, the geometric mean over networks of a figure relative
+/// to that network's best, over the compiled points with that value.
 std::string axisPlot(const SweepTable& table, std::size_t axis, const char* column, const std::string& title) {
   std::map<std::string, double> best;
   for (const auto& row : table.rows) {
@@ -162,22 +180,27 @@ std::string axisPlot(const SweepTable& table, std::size_t axis, const char* colu
   for (const auto& [label, sums] : logSums) {
     highest = std::max(highest, std::exp(sums.first / sums.second));
   }
-  const double barWidth =
-      std::min(60.0, (Frame::kWidth - Frame::kLeft - Frame::kRight) / static_cast<double>(values.size()) - 8);
-  const Frame frame{0, 1, 0, highest};
-  std::string svg = openSvg() + axesSvg(Frame{0, 1, 0, highest}, table.axisNames[axis], title);
+  constexpr double kLabelWidth = 190, kBarSpace = 300, kRowHeight = 22;
+  const double height = 30 + kRowHeight * static_cast<double>(values.size());
+  std::string svg = "<svg xmlns='http://www.w3.org/2000/svg' width='" + number(kLabelWidth + kBarSpace + 60) +
+                    "' height='" + number(height) + "' font-size='11' font-family='sans-serif'><text x='" +
+                    number(kLabelWidth) + "' y='14'>" + escape(title) + "</text>";
   for (std::size_t i = 0; i < values.size(); ++i) {
-    const double left = Frame::kLeft + 8 + static_cast<double>(i) * (barWidth + 8);
-    svg += "<text x='" + number(left + barWidth / 2, "%.1f") + "' y='" + number(Frame::kHeight - 22) +
-           "' text-anchor='middle'>" + escape(values[i]) + "</text>";
+    const double top = 22 + kRowHeight * static_cast<double>(i);
+    const std::string shown = values[i].size() > 30 ? values[i].substr(0, 29) + "…" : values[i];
+    svg += "<text x='" + number(kLabelWidth - 6) + "' y='" + number(top + 14) + "' text-anchor='end'>" + escape(shown) +
+           "</text>";
     const auto found = logSums.find(values[i]);
     if (found == logSums.end()) {
+      svg += "<text x='" + number(kLabelWidth) + "' y='" + number(top + 14) + "'>nothing compiled</text>";
       continue;
     }
     const double mean = std::exp(found->second.first / found->second.second);
-    svg += "<rect x='" + number(left, "%.1f") + "' y='" + number(frame.y(mean), "%.1f") + "' width='" +
-           number(barWidth, "%.1f") + "' height='" + number(frame.y(0) - frame.y(mean), "%.1f") +
-           "' fill='#2980b9'><title>" + escape(values[i]) + ": " + number(mean, "%.4f") + "</title></rect>";
+    const double width = kBarSpace * mean / highest;
+    svg += "<rect x='" + number(kLabelWidth) + "' y='" + number(top + 2) + "' width='" + number(width, "%.1f") +
+           "' height='" + number(kRowHeight - 6) + "' fill='#2980b9'><title>" + escape(values[i]) + "</title></rect>";
+    svg += "<text x='" + number(kLabelWidth + width + 4, "%.1f") + "' y='" + number(top + 14) + "'>" +
+           number(mean, "%.3f") + "</text>";
   }
   return svg + "</svg>\n";
 }

@@ -28,6 +28,15 @@ BOOST_AUTO_TEST_CASE(the_aggregate_sums_cycles_and_takes_the_largest_sram_of_con
   BOOST_TEST(points[0].label == "#0 x=1");
 }
 
+BOOST_AUTO_TEST_CASE(tick_labels_have_the_digits_to_tell_close_values_apart) {
+  SweepTable table{"t", {"x"}, {"cycles_total", "sram_memory_used"}, {}};
+  table.rows.push_back({"a", 0, {"1"}, "ok", "", {{"cycles_total", "10"}, {"sram_memory_used", "16191.1"}}});
+  table.rows.push_back({"a", 1, {"2"}, "ok", "", {{"cycles_total", "20"}, {"sram_memory_used", "16191.3"}}});
+  const std::string html = renderSweepHtml(table);
+  BOOST_TEST(html.find(">16191.09<") != std::string::npos);
+  BOOST_TEST(html.find(">1.619e+04<") == std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(the_page_is_self_contained_and_shows_fronts_failures_and_axes) {
   SweepTable table{"t<1>", {"accelerator.config"}, {"cycles_total", "sram_memory_used"}, {}};
   table.rows.push_back({"a", 0, {"u55-64"}, "ok", "", {{"cycles_total", "10"}, {"sram_memory_used", "5"}}});
