@@ -11,7 +11,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$(cd "${1:-$root/build/test}" && pwd)"
 npu="$build/bin/npu-pipeline"
 if [ "$(id -u)" -ne 0 ]; then
-  echo "ci-slurm: needs root (slurmd runs jobs as their user and munged runs as munge)" >&2
+  # slurmd runs jobs as their user and munged runs as munge: the daemons need root.
+  if command -v sudo >/dev/null; then exec sudo -E bash "$0" "$build"; fi
+  echo "ci-slurm: needs root (or sudo) to start munged, slurmctld and slurmd" >&2
   exit 2
 fi
 if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
