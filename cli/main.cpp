@@ -21,6 +21,8 @@ commands:
   validate PIPELINE                  check a pipeline file and print it fully resolved
   plugins                            list the plugins found and why any were refused
   conformance ACCELERATOR...         check accelerator plugins against the contract schedulers rely on
+  sweep SWEEP [-o DIR]               compile many networks x many configurations (resumable, sharded,
+                                     Slurm job arrays): one table, JSON and HTML with the Pareto front
 
 options:
   -h, --help                         help (also after a command)
@@ -31,9 +33,10 @@ exit codes: 0 success, 1 compile error, 2 usage or configuration error
 
 int dispatch(int argc, char** argv) {
   const std::map<std::string, std::function<int(const std::vector<std::string>&)>> commands{
-      {"run", npu::cli::runCommand},           {"compare", npu::cli::compareCommand},
-      {"inspect", npu::cli::inspectCommand},   {"validate", npu::cli::validateCommand},
-      {"plugins", npu::cli::pluginsCommand},   {"conformance", npu::cli::conformanceCommand},
+      {"run", npu::cli::runCommand},         {"compare", npu::cli::compareCommand},
+      {"inspect", npu::cli::inspectCommand}, {"validate", npu::cli::validateCommand},
+      {"plugins", npu::cli::pluginsCommand}, {"conformance", npu::cli::conformanceCommand},
+      {"sweep", npu::cli::sweepCommand},
   };
   if (argc < 2) {
     std::cerr << kUsage;
@@ -51,7 +54,7 @@ int dispatch(int argc, char** argv) {
   const auto it = commands.find(command);
   if (it == commands.end()) {
     throw npu::Error(npu::ErrorKind::Usage, "unknown command '" + command + "'", {},
-                     "commands: run, compare, inspect, validate, plugins, conformance (see --help)");
+                     "commands: run, compare, inspect, validate, plugins, conformance, sweep (see --help)");
   }
   return it->second(std::vector<std::string>(argv + 2, argv + argc));
 }
