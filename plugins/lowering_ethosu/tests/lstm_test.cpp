@@ -3,7 +3,6 @@
 #include "ethosu_lowering/lowering.hpp"
 #include "operator_rewrites.hpp"
 
-#include <chrono>
 
 #include <boost/test/unit_test.hpp>
 
@@ -118,25 +117,12 @@ BOOST_AUTO_TEST_CASE(a_time_major_lstm_computes_all_batches_in_each_step) {
   BOOST_TEST(checked == 1);
 }
 
-BOOST_AUTO_TEST_CASE(lowering_time_grows_linearly_with_the_unrolled_operations) {
-  // Issue 13: producer/consumer look-ups and erasures per operation made lowering quadratic (an LSTM of
-  // 64 x 28 steps took over a minute). Four times the operations must take about four times as long, not
-  // sixteen; the fastest of two runs each, and a bound with room for a loaded machine.
-  const auto lowerBatches = [](int batches) {
-    double fastest = 1e9;
-    for (int run = 0; run < 2; ++run) {
-      const Graph graph = lstmOverTwoTimeSteps(batches).graph;
-      const auto start = std::chrono::steady_clock::now();
-      const Graph lowered = lowerGraph(graph, FakeAccelerator{}, LoweringOptions{false});
-      fastest = std::min(fastest, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-      BOOST_TEST(lowered.subgraphs.front().operations.size() == static_cast<std::size_t>(batches) * 2U * 18U);
-    }
-    return fastest;
-  };
-  const double small = lowerBatches(256);
-  const double large = lowerBatches(1024);
-  BOOST_TEST_MESSAGE("9,216 operations: " << small << " s; 36,864 operations: " << large << " s");
-  BOOST_TEST(large < 8.0 * small + 0.2);
+BOOST_AUTO_TEST_CASE(a_large_unrolled_lstm_lowers_to_every_step_s_operations) {
+  // Issue 13: lowering was quadratic in the unrolled operations (an LSTM of 64 x 28 steps took over a
+  // minute). How its time grows is measured by bench/lstm_scaling.py, not by a timed test; this checks that
+  // a large unrolling (36,864 operations) comes out whole.
+  const Graph lowered = lowerGraph(lstmOverTwoTimeSteps(1024).graph, FakeAccelerator{}, LoweringOptions{false});
+  BOOST_TEST(lowered.subgraphs.front().operations.size() == 1024U * 2U * 18U);
 }
 
 BOOST_AUTO_TEST_CASE(an_lstm_beyond_the_unrolling_budget_stays_on_the_cpu_with_the_reason) {
