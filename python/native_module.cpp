@@ -8,6 +8,12 @@
 #include "npu/report/comparison.hpp"
 #include "npu/report/writers.hpp"
 
+#include "point_store.hpp"
+#include "sweep_html.hpp"
+#include "sweep_runner.hpp"
+#include "sweep_spec.hpp"
+#include "sweep_table.hpp"
+
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -15,6 +21,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -164,6 +171,44 @@ py::dict compare(const PipelineSource& sourceA, const PipelineSource& sourceB, c
   return result;
 }
 
+/// Runs a sweep file as `npu-pipeline sweep FILE -o DIR` does (resumable: points already stored in DIR are
+/// not compiled again) and returns its table as CSV and JSON, with the counts.
+py::dict sweep(const std::string& file, const std::string& outputDir, int threads,
+               const std::vector<std::string>& pluginDirs) {
+  const npu::sweep::SweepSpec spec = npu::sweep::parseSweepFile(file);
+  const std::filesystem::path output =
+      !outputDir.empty() ? std::filesystem::absolute(outputDir).lexically_normal() : spec.output;
+  if (output.empty()) {
+    throw npu::Error(npu::ErrorKind::Usage, "give the output folder (output_dir, or `output:` in the sweep file)",
+                     npu::SourceLocation{file, 0, 0, {}});
+  }
+  npu::PluginHost host = loadHost(pluginDirs);
+  const npu::sweep::SweepPlan plan = npu::sweep::planSweep(spec, host, NPU_PIPELINE_VERSION);
+  const npu::sweep::PointStore store(output / "points");
+  std::ostringstream log;
+  npu::sweep::RunCounts counts;
+  {
+    const py::gil_scoped_release release;
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, parallelismFor(threads));
+    counts = npu::sweep::runSweep(plan, store, npu::sweep::Shard{}, log);
+  }
+  const npu::sweep::SweepTable table = npu::sweep::collectTable(plan, store);
+  const std::string csv = npu::sweep::renderSweepCsv(table);
+  const std::string json = npu::sweep::renderSweepJson(table);
+  npu::sweep::writeFileAtomically(output / "sweep.csv", csv);
+  npu::sweep::writeFileAtomically(output / "sweep.json", json);
+  npu::sweep::writeFileAtomically(output / "sweep.html", npu::sweep::renderSweepHtml(table));
+  py::dict result;
+  result["output_dir"] = output.string();
+  result["csv"] = csv;
+  result["json"] = json;
+  result["already_done"] = counts.alreadyDone;
+  result["compiled"] = counts.compiled;
+  result["failed"] = counts.notOk;
+  result["log"] = log.str();
+  return result;
+}
+
 } // namespace
 
 PYBIND11_MODULE(_native, module) {
@@ -202,5 +247,6 @@ PYBIND11_MODULE(_native, module) {
              py::arg("config_dirs"));
   module.def("compare", &compare, py::arg("pipeline_a"), py::arg("pipeline_b"), py::arg("models"), py::arg("threads"),
              py::arg("plugin_dirs"), py::arg("config_dirs"));
+  module.def("sweep", &sweep, py::arg("file"), py::arg("output_dir"), py::arg("threads"), py::arg("plugin_dirs"));
   module.attr("version") = NPU_PIPELINE_VERSION;
 }

@@ -20,7 +20,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Union
 from . import _native
 from ._native import CompileError, ConfigError, Error, ModelError
 
-__all__ = ["compile", "compare", "reference_pipeline", "Result", "Comparison",
+__all__ = ["compile", "compare", "sweep", "reference_pipeline", "Result", "Comparison", "SweepResult",
            "Error", "ConfigError", "ModelError", "CompileError", "__version__"]
 __version__ = _native.version
 
@@ -171,3 +171,31 @@ def compare(models: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]], 
     source_a = _source(pipeline_a, both + _overrides(set_a))
     source_b = _source(pipeline_b, both + _overrides(set_b))
     return Comparison(_native.compare(source_a, source_b, [str(m) for m in models], threads, plugins, configs))
+
+
+class SweepResult:
+    """A sweep's table (one row per network and configuration, as sweep.csv), with what this run did."""
+
+    def __init__(self, native: Dict):
+        import csv
+        import io
+        self.output_dir = Path(native["output_dir"])
+        self.csv: str = native["csv"]
+        self.table: Dict = json.loads(native["json"])
+        self.rows: List[Dict[str, str]] = list(csv.DictReader(io.StringIO(self.csv)))
+        self.already_done: int = native["already_done"]
+        self.compiled: int = native["compiled"]
+        self.failed: int = native["failed"]
+
+    def __repr__(self) -> str:
+        return (f"<npu_pipeline.SweepResult {len(self.rows)} rows: {self.compiled} compiled, "
+                f"{self.already_done} already done, {self.failed} failed>")
+
+
+def sweep(sweep_file: Union[str, os.PathLike], output_dir: Union[str, os.PathLike, None] = None, *,
+          threads: int = 0, plugin_path: Sequence[Union[str, os.PathLike]] = ()) -> SweepResult:
+    """Runs a sweep file as `npu-pipeline sweep FILE -o DIR` does (points already in DIR are not compiled
+    again; a point that does not compile is a row with its reason) and returns the table."""
+    plugins, _ = _search_dirs()
+    plugins = [str(p) for p in plugin_path] + plugins
+    return SweepResult(_native.sweep(str(sweep_file), str(output_dir or ""), threads, plugins))

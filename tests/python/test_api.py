@@ -12,8 +12,8 @@ from pathlib import Path
 
 import npu_pipeline
 
-BIN = Path(os.environ["NPU_TEST_BIN_DIR"])
-SOURCE = Path(os.environ["NPU_TEST_SOURCE_DIR"])
+BIN = Path(os.environ["NPU_TEST_BIN_DIR"]).resolve()
+SOURCE = Path(os.environ["NPU_TEST_SOURCE_DIR"]).resolve()
 REFERENCE = SOURCE / "configs" / "reference"
 
 
@@ -97,6 +97,23 @@ class PythonApiTest(unittest.TestCase):
         cli = Path(self.work.name) / "cli-written"
         self.run_cli(REFERENCE / "C1-cascade.yaml", cli)
         self.assertEqual((out / "mobilenet_per-layer.csv").read_text(), (cli / "mobilenet_per-layer.csv").read_text())
+
+    def test_sweep_returns_the_table_of_the_sweep_command_and_resumes(self):
+        folder = Path(self.work.name) / "sweep"
+        (folder / "networks").mkdir(parents=True)
+        (folder / "networks" / "mobilenet.tflite").write_bytes(self.model.read_bytes())
+        (folder / "sweep.yaml").write_text(
+            f"name: arena\npipeline: {REFERENCE / 'C1-cascade.yaml'}\n"
+            "axes:\n  accelerator.arena_cache_size: [1KiB, 512KiB]\n"
+            "networks: ['networks/*.tflite']\n")
+        first = npu_pipeline.sweep(folder / "sweep.yaml", folder / "out-python", threads=1)
+        self.assertEqual((len(first.rows), first.compiled, first.failed), (2, 2, 1))
+        self.assertEqual(sorted(row["status"] for row in first.rows), ["failed", "ok"])
+        again = npu_pipeline.sweep(folder / "sweep.yaml", folder / "out-python")
+        self.assertEqual((again.compiled, again.already_done), (0, 2))
+        subprocess.run([BIN / "npu-pipeline", "sweep", folder / "sweep.yaml", "-o", folder / "out-cli"],
+                       capture_output=True, check=False)
+        self.assertEqual(first.csv, (folder / "out-cli" / "sweep.csv").read_text())
 
 
 if __name__ == "__main__":
