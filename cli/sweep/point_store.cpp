@@ -1,6 +1,6 @@
 #include "point_store.hpp"
 
-#include "sha256.hpp"
+#include "npu/core/sha256.hpp"
 
 #include "npu/core/diagnostics.hpp"
 #include "npu/core/json.hpp"

@@ -3,12 +3,9 @@
 // (vela310_figures.tsv: the figures and the Vela command line of each; README.md says how they were
 // recorded). Vela is not needed: its figures are the test data.
 
-#include "test_support.hpp"
+#include "generated_networks.hpp"
 
 #include "npu/core/diagnostics.hpp"
-#include "npu/host/plugin_host.hpp"
-#include "npu/pipeline/compiler.hpp"
-#include "npu/pipeline/pipeline.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -19,7 +16,9 @@
 
 namespace {
 
-namespace fs = std::filesystem;
+using npu::test::generated::folder;
+using npu::test::generated::Pipelines;
+using npu::test::generated::split;
 
 struct Case {
   std::string network;
@@ -31,19 +30,6 @@ struct Case {
   std::int64_t originalWeights = 0;
   std::string note;
 };
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  for (std::string part; std::getline(stream, part, separator);) {
-    parts.push_back(part);
-  }
-  return parts;
-}
-
-fs::path folder() {
-  return npu::test::sourceDir() / "tests" / "generated_networks";
-}
 
 std::vector<Case> readCases() {
   std::ifstream in(folder() / "vela310_figures.tsv");
@@ -68,25 +54,6 @@ std::vector<Case> readCases() {
   return cases;
 }
 
-class Pipelines {
-public:
-  Pipelines() { host_.loadDirectory(npu::test::buildDir() / "lib" / "npu-pipeline" / "plugins"); }
-
-  npu::Compilation compile(const Case& c) {
-    npu::PipelineSpec spec =
-        npu::parsePipelineFile(npu::test::sourceDir() / "configs" / "reference" / (c.config + "-cascade.yaml"));
-    for (const std::string& assignment : c.overrides) {
-      npu::applyOverride(spec, assignment);
-    }
-    const npu::ResolvedPipeline pipeline = npu::resolvePipeline(spec, host_, npu::defaultConfigSearchPath());
-    npu::SilentProgress progress;
-    return npu::compileModel(pipeline, folder() / "networks" / c.network, progress);
-  }
-
-private:
-  npu::PluginHost host_;
-};
-
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(generated_networks)
@@ -97,7 +64,7 @@ BOOST_AUTO_TEST_CASE(every_recorded_network_has_vela_s_cycles_sram_peak_and_weig
   Pipelines pipelines;
   for (const Case& c : cases) {
     BOOST_TEST_CONTEXT(c.network << " " << c.config << " (" << c.note << ")") {
-      const npu::Compilation compilation = pipelines.compile(c);
+      const npu::Compilation compilation = pipelines.compile(c.network, c.config, c.overrides);
       const npu::NetworkReport& report = *compilation.report;
       BOOST_TEST(std::abs(report.totalCycles() - c.cycles) <= 1e-6 * std::max(1.0, c.cycles));
       BOOST_TEST(report.memoryUsed[static_cast<std::size_t>(npu::MemoryArea::Sram)] == c.sramBytes);
@@ -116,8 +83,8 @@ BOOST_AUTO_TEST_CASE(a_schedule_over_the_sram_limit_is_an_error_by_default_and_a
   Pipelines pipelines;
   Case strict = *overflow;
   std::erase(strict.overrides, "accelerator.on_sram_overflow=warn");
-  BOOST_CHECK_THROW((void)pipelines.compile(strict), npu::Error);
-  const npu::Compilation warned = pipelines.compile(*overflow);
+  BOOST_CHECK_THROW((void)pipelines.compile(strict.network, strict.config, strict.overrides), npu::Error);
+  const npu::Compilation warned = pipelines.compile(overflow->network, overflow->config, overflow->overrides);
   BOOST_TEST_REQUIRE(warned.report->warnings.size() == 1U);
   BOOST_TEST(warned.report->warnings.front().find("SRAM target for arena memory area exceeded") != std::string::npos);
   BOOST_TEST(warned.report->warnings.front().find(std::to_string(overflow->sramBytes)) != std::string::npos);

@@ -4,13 +4,10 @@
 // scratch sizes, and, for networks without CPU operators, the same whole file. Vela is not needed: the
 // hashes of its output are the test data.
 
-#include "sha256.hpp"
-#include "test_support.hpp"
+#include "generated_networks.hpp"
+#include "npu/core/sha256.hpp"
 
 #include "frontend_tflite/model_reader.hpp"
-#include "npu/host/plugin_host.hpp"
-#include "npu/pipeline/compiler.hpp"
-#include "npu/pipeline/pipeline.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -19,7 +16,8 @@
 
 namespace {
 
-namespace fs = std::filesystem;
+using npu::test::generated::folder;
+using npu::test::generated::split;
 
 struct OutputCase {
   std::string network;
@@ -33,19 +31,6 @@ struct OutputCase {
   bool compareFile = false;
   std::string fileSha256;
 };
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  for (std::string part; std::getline(stream, part, separator);) {
-    parts.push_back(part);
-  }
-  return parts;
-}
-
-fs::path folder() {
-  return npu::test::sourceDir() / "tests" / "generated_networks";
-}
 
 std::vector<OutputCase> readOutputCases() {
   std::ifstream in(folder() / "vela310_outputs.tsv");
@@ -112,27 +97,19 @@ BOOST_AUTO_TEST_SUITE(generated_networks)
 BOOST_AUTO_TEST_CASE(code_generation_writes_vela_s_command_streams_and_flash_for_every_recorded_network) {
   const std::vector<OutputCase> cases = readOutputCases();
   BOOST_TEST_REQUIRE(!cases.empty());
-  npu::PluginHost host;
-  host.loadDirectory(npu::test::buildDir() / "lib" / "npu-pipeline" / "plugins");
+  npu::test::generated::Pipelines pipelines;
   for (const OutputCase& c : cases) {
     BOOST_TEST_CONTEXT(c.network << " " << c.config) {
-      npu::PipelineSpec spec =
-          npu::parsePipelineFile(npu::test::sourceDir() / "configs" / "reference" / (c.config + "-cascade.yaml"));
-      for (const std::string& assignment : c.overrides) {
-        npu::applyOverride(spec, assignment);
-      }
-      const npu::ResolvedPipeline pipeline = npu::resolvePipeline(spec, host, npu::defaultConfigSearchPath());
-      npu::SilentProgress progress;
-      const npu::Compilation compilation = npu::compileModel(pipeline, folder() / "networks" / c.network, progress);
+      const npu::Compilation compilation = pipelines.compile(c.network, c.config, c.overrides);
       BOOST_TEST_REQUIRE(compilation.output.has_value());
       const NpuContents contents = npuContents(compilation.output->bytes);
       BOOST_TEST(contents.operators == c.ethosUOperators);
-      BOOST_TEST(npu::test::sha256(contents.commandStreams) == c.commandStreamSha256);
-      BOOST_TEST(npu::test::sha256(contents.flash) == c.flashSha256);
+      BOOST_TEST(npu::sha256Hex(contents.commandStreams) == c.commandStreamSha256);
+      BOOST_TEST(npu::sha256Hex(contents.flash) == c.flashSha256);
       BOOST_TEST(contents.scratch == c.scratchBytes);
       BOOST_TEST(contents.fastScratch == c.fastScratchBytes);
       if (c.compareFile) {
-        BOOST_TEST(npu::test::sha256(compilation.output->bytes) == c.fileSha256);
+        BOOST_TEST(npu::sha256Hex(compilation.output->bytes) == c.fileSha256);
       }
     }
   }

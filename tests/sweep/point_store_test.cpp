@@ -1,12 +1,13 @@
 // Point files: content keys, round trips, atomic writes.
+#include "npu/core/sha256.hpp"
 #include "point_store.hpp"
-#include "sha256.hpp"
 
 #include "test_support.hpp"
 
 #include <boost/test/unit_test.hpp>
 
 using namespace npu::sweep;
+using npu::Sha256;
 
 BOOST_AUTO_TEST_SUITE(sweep_point_store)
 

@@ -1,7 +1,7 @@
 // Our NPU operations against Vela 3.10's, operation by operation, for the shared models in C1, C3 and
 // C5 (skipped without NPU_PIPELINE_MODELS / NPU_PIPELINE_REFERENCE).
 #include "reference_listing.hpp"
-#include "sha256.hpp"
+#include "npu/core/sha256.hpp"
 
 #include "codegen_ethosu/command_stream.hpp"
 #include "decoder/command_decoder.hpp"
@@ -196,7 +196,7 @@ Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs:
   BOOST_TEST_REQUIRE(compilation.output.has_value());
   const WrittenModel written = readWrittenModel(compilation.output->bytes);
   outcome.flashIdentical =
-      index.count("flash_sha256") != 0 && index.at("flash_sha256") == npu::test::sha256(written.flash);
+      index.count("flash_sha256") != 0 && index.at("flash_sha256") == npu::sha256Hex(written.flash);
   outcome.scratchEqual = index.count("scratch_bytes") != 0 &&
                          index.at("scratch_bytes") == std::to_string(written.scratch) &&
                          index.at("scratch_fast_bytes") == std::to_string(written.fastScratch);
@@ -205,7 +205,7 @@ Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs:
                                 std::to_string(written.fastScratch) + " vela " + index["scratch_bytes"] + "/" +
                                 index["scratch_fast_bytes"];
   }
-  outcome.fileIdentical = npu::test::sha256(compilation.output->bytes) == velaFileSha256(referenceDir / "dump.json");
+  outcome.fileIdentical = npu::sha256Hex(compilation.output->bytes) == velaFileSha256(referenceDir / "dump.json");
   for (std::size_t s = 0; s < compilation.schedules.size() && s < listing.size(); ++s) {
     const RegionSources sources{
         compilation.lowered, compilation.schedules[s], s, compilation.allocations[s], compilation.addresses, readOnly,

@@ -1,14 +1,18 @@
 #pragma once
 
+#include "npu/core/api.hpp"
+
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
-namespace npu::sweep {
+namespace npu {
 
-/// SHA-256 (FIPS 180-4), incremental: the content hash that keys a sweep point's result file.
-class Sha256 {
+/// SHA-256 (FIPS 180-4), incremental: content hashes (a sweep point's key, generated files against recorded
+/// digests).
+class NPU_API Sha256 {
 public:
   Sha256();
   Sha256& update(std::string_view bytes);
@@ -24,4 +28,7 @@ private:
   std::uint64_t length_ = 0;
 };
 
-} // namespace npu::sweep
+/// The SHA-256 of some bytes as 64 lowercase hex digits.
+[[nodiscard]] NPU_API std::string sha256Hex(std::span<const std::uint8_t> bytes);
+
+} // namespace npu

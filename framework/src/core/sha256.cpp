@@ -1,8 +1,8 @@
-#include "sha256.hpp"
+#include "npu/core/sha256.hpp"
 
 #include <algorithm>
 
-namespace npu::sweep {
+namespace npu {
 
 namespace {
 
@@ -103,4 +103,8 @@ std::string Sha256::hexDigest() {
   return hex;
 }
 
-} // namespace npu::sweep
+std::string sha256Hex(std::span<const std::uint8_t> bytes) {
+  return Sha256().update(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size())).hexDigest();
+}
+
+} // namespace npu
