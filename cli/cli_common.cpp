@@ -1,6 +1,12 @@
 #include "cli_common.hpp"
 
+#include "npu/core/input_file.hpp"
+
+#include <tbb/global_control.h>
+
+#include <algorithm>
 #include <iostream>
+#include <thread>
 
 namespace po = boost::program_options;
 
@@ -27,6 +33,11 @@ po::variables_map parseArguments(const std::vector<std::string>& arguments, cons
 PluginHost loadPlugins(const CommonOptions& common) {
   PluginHost host;
   for (const auto& path : common.pluginPaths) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(path, error)) {
+      throw Error(ErrorKind::Usage, "--plugin-path '" + path + "' is not a directory", {},
+                  "give a folder that holds plugin libraries (npu_*.so)");
+    }
     host.loadDirectory(path);
   }
   host.loadSearchPath(PluginHost::defaultSearchPath());
@@ -34,6 +45,8 @@ PluginHost loadPlugins(const CommonOptions& common) {
 }
 
 const FrontendPlugin& frontendForModel(const PluginHost& host, const std::filesystem::path& model) {
+  // The file itself first: a directory, FIFO or device is refused as such, as `run` refuses it.
+  checkInputFile(model, kModelFile);
   const std::string extension = model.extension().string();
   std::string known;
   for (const auto& info : host.plugins()) {
@@ -48,10 +61,26 @@ const FrontendPlugin& frontendForModel(const PluginHost& host, const std::filesy
       known += (known.empty() ? "" : ", ") + candidate;
     }
   }
-  throw Error(ErrorKind::Usage, "no frontend plugin reads '" + extension + "' files",
-              SourceLocation{model.string(), 0, 0, {}},
-              known.empty() ? "no frontend plugins were found; run `npu-pipeline plugins`"
-                            : "readable file types: " + known);
+  throw Error(
+      ErrorKind::Usage, "no frontend plugin reads '" + extension + "' files", SourceLocation{model.string(), 0, 0, {}},
+      known.empty() ? "no frontend plugins were found; run `npu-pipeline plugins`" : "readable file types: " + known);
+}
+
+std::size_t workerThreads(const std::string& command, const po::variables_map& values, int requested) {
+  if (values.count("threads") == 0) {
+    return tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
+  }
+  const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+  const long long limit = static_cast<long long>(kMaxThreadsPerCore) * cores;
+  if (requested < 1 || requested > limit) {
+    throw Error(ErrorKind::Usage,
+                command + ": --threads " + std::to_string(requested) + " is out of range: use 1 to " +
+                    std::to_string(limit),
+                {},
+                "the limit is " + std::to_string(kMaxThreadsPerCore) + " threads per hardware thread (" +
+                    std::to_string(cores) + " here); leave --threads out to use every core");
+  }
+  return static_cast<std::size_t>(requested);
 }
 
 void usageError(const std::string& command, const std::string& message) {

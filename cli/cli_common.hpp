@@ -22,15 +22,24 @@ struct CommonOptions {
 void addCommonOptions(boost::program_options::options_description& options, CommonOptions& common);
 
 /// Parses a command's arguments; unknown options and missing values are Usage errors.
-boost::program_options::variables_map parseArguments(const std::vector<std::string>& arguments,
-                                                     const boost::program_options::options_description& options,
-                                                     const boost::program_options::positional_options_description& positional);
+boost::program_options::variables_map
+parseArguments(const std::vector<std::string>& arguments, const boost::program_options::options_description& options,
+               const boost::program_options::positional_options_description& positional);
 
 /// A host with the --plugin-path directories and the default search path loaded.
 PluginHost loadPlugins(const CommonOptions& common);
 
 /// The frontend plugin whose file extensions match the model (the first loaded one wins).
 const FrontendPlugin& frontendForModel(const PluginHost& host, const std::filesystem::path& model);
+
+/// At most this many worker threads per hardware thread: more only costs memory (each worker has its
+/// own stack and scheduler state), and an absurd --threads would grow memory until the process dies.
+inline constexpr unsigned kMaxThreadsPerCore = 4;
+
+/// The worker thread count for the schedulers: --threads N when given (1 to kMaxThreadsPerCore × the
+/// hardware threads, else a Usage error), otherwise every core.
+std::size_t workerThreads(const std::string& command, const boost::program_options::variables_map& values,
+                          int requested);
 
 /// Throws a Usage error naming the command and what is missing.
 [[noreturn]] void usageError(const std::string& command, const std::string& message);

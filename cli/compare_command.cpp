@@ -55,10 +55,10 @@ int compareCommand(const std::vector<std::string>& arguments) {
       "set", po::value(&overrides)->composing(), "override a setting in both pipelines: key=value")(
       "set-a", po::value(&overridesA)->composing(), "override a setting in pipeline A only")(
       "set-b", po::value(&overridesB)->composing(), "override a setting in pipeline B only")(
-      "threads", po::value(&threads), "worker threads for the schedulers (default: all cores)");
+      "threads", po::value(&threads), "worker threads for the schedulers (1 to 4 per core; default: all cores)");
   po::positional_options_description positional;
   positional.add("inputs", -1);
-  parseArguments(arguments, options, positional);
+  const po::variables_map values = parseArguments(arguments, options, positional);
   if (common.help) {
     printHelp("npu-pipeline compare PIPELINE_A PIPELINE_B MODEL... [-o DIR]",
               "Compiles every MODEL with both pipelines (e.g. the DP and the cascade scheduler on the same "
@@ -66,24 +66,20 @@ int compareCommand(const std::vector<std::string>& arguments) {
               "cycles, inference time, SRAM peak, bytes per memory, block configs, cascade/strategy membership, "
               "with deltas and the winner. With -o, also CSV files and a self-contained HTML page with charts. A model "
               "a pipeline cannot compile (e.g. it does not fit) is listed with the reason, the others are still "
-              "compared, and the exit code is then 1.",
+              "compared, and the exit code is then 1 with nothing written to DIR (as `run`, files are written "
+              "only on success).",
               options);
     return 0;
   }
   if (inputs.size() < 3) {
     usageError("compare", "expected PIPELINE_A PIPELINE_B and at least one MODEL");
   }
-  if (threads < 0) {
-    usageError("compare", "--threads must be positive");
-  }
+  const std::size_t parallelism = workerThreads("compare", values, threads);
   overridesA.insert(overridesA.begin(), overrides.begin(), overrides.end());
   overridesB.insert(overridesB.begin(), overrides.begin(), overrides.end());
   PluginHost host = loadPlugins(common);
   const ResolvedPipeline pipelineA = resolveWith(inputs[0], overridesA, host);
   const ResolvedPipeline pipelineB = resolveWith(inputs[1], overridesB, host);
-  const auto parallelism = threads > 0
-                               ? static_cast<std::size_t>(threads)
-                               : tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
   const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, parallelism);
   TerminalProgress progress;
   Comparison comparison{labelOf(pipelineA), labelOf(pipelineB), {}};
@@ -112,10 +108,15 @@ int compareCommand(const std::vector<std::string>& arguments) {
     status = compared.compared() ? status : 1;
     comparison.models.push_back(std::move(compared));
   }
-  if (!outputDir.empty()) {
+  // As `run`: output files only for a complete success, so a script never mistakes a partial
+  // comparison for a finished one (the text on stdout still lists what failed and why).
+  if (!outputDir.empty() && status == 0) {
     writeComparisonFiles(comparison, outputDir);
   }
   std::cout << renderComparisonText(comparison);
+  if (!outputDir.empty() && status != 0) {
+    std::cerr << "nothing was written to " << outputDir << ": not every model was compared\n";
+  }
   return status;
 }
 

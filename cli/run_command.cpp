@@ -1,6 +1,6 @@
+#include "allocation_listing.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
-#include "allocation_listing.hpp"
 #include "report_files.hpp"
 
 #include "npu/pipeline/compiler.hpp"
@@ -29,13 +29,13 @@ int runCommand(const std::vector<std::string>& arguments) {
       "model", po::value(&model), "model file")("output,o", po::value(&outputDir),
                                                 "write the reports (the pipeline's report formats) into DIR")(
       "set", po::value(&overrides)->composing(), "override a pipeline setting: key=value (repeatable)")(
-      "threads", po::value(&threads), "worker threads for the schedulers (default: all cores)")(
+      "threads", po::value(&threads), "worker threads for the schedulers (1 to 4 per core; default: all cores)")(
       "quiet,q", po::bool_switch(&quiet), "do not print the text report")(
       "verbose-allocation", po::bool_switch(&verboseAllocation),
       "print where every buffer was placed, memory by memory (as Vela's --verbose-allocation)");
   po::positional_options_description positional;
   positional.add("pipeline", 1).add("model", 1);
-  parseArguments(arguments, options, positional);
+  const po::variables_map values = parseArguments(arguments, options, positional);
   if (common.help) {
     printHelp("npu-pipeline run PIPELINE MODEL [-o DIR] [--set key=value]... [--threads N]",
               "Compiles MODEL with the stages PIPELINE names and reports, per layer and in total, cycles, "
@@ -49,17 +49,13 @@ int runCommand(const std::vector<std::string>& arguments) {
   if (pipelineFile.empty() || model.empty()) {
     usageError("run", "expected PIPELINE and MODEL");
   }
-  if (threads < 0) {
-    usageError("run", "--threads must be positive");
-  }
+  const std::size_t parallelism = workerThreads("run", values, threads);
   PipelineSpec spec = parsePipelineFile(pipelineFile);
   for (const auto& assignment : overrides) {
     applyOverride(spec, assignment);
   }
   PluginHost host = loadPlugins(common);
   const ResolvedPipeline pipeline = resolvePipeline(spec, host, defaultConfigSearchPath());
-  const auto parallelism = threads > 0 ? static_cast<std::size_t>(threads)
-                                       : tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
   const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, parallelism);
   TerminalProgress progress;
   const Compilation compilation = compileModel(pipeline, model, progress);
@@ -69,8 +65,7 @@ int runCommand(const std::vector<std::string>& arguments) {
   }
   const NetworkReport& report = *compilation.report;
   if (!outputDir.empty()) {
-    writeReportFiles(report, pipeline.report.formats, outputDir,
-                     compilation.output ? &*compilation.output : nullptr);
+    writeReportFiles(report, pipeline.report.formats, outputDir, compilation.output ? &*compilation.output : nullptr);
   }
   if (verboseAllocation) {
     std::cout << renderAllocation(compilation.addresses);

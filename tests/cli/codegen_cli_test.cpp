@@ -2,15 +2,12 @@
 // reports, `inspect --commands/--check` reads it back, and the output does not depend on the thread
 // count. Runs the built binaries on a generated model (and on a CPU-only shared model when
 // NPU_PIPELINE_MODELS is set).
+#include "cli_support.hpp"
 #include "test_support.hpp"
 
 #include <boost/test/unit_test.hpp>
 
-#include <sys/wait.h>
-
-#include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <string>
 
@@ -18,54 +15,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int exitCode = -1;
-  std::string output;
-};
-
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
-
-std::string readText(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-/// Runs a command line, stdout and stderr captured.
-Result run(const std::string& command) {
-  const fs::path log = fs::temp_directory_path() / ("npu_cli_test_" + std::to_string(::getpid()) + ".log");
-  const int status = std::system((command + " > " + quoted(log) + " 2>&1").c_str());
-  Result result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, readText(log)};
-  fs::remove(log);
-  return result;
-}
-
-fs::path binary(const std::string& name) { return npu::test::buildDir() / "bin" / name; }
-fs::path pipeline(const std::string& name) { return npu::test::sourceDir() / "configs" / "reference" / name; }
-
-/// A fresh, empty directory for one test.
-fs::path scratchDirectory(const std::string& name) {
-  const fs::path directory = fs::temp_directory_path() / ("npu_cli_test_" + std::to_string(::getpid())) / name;
-  fs::remove_all(directory);
-  fs::create_directories(directory);
-  return directory;
-}
-
-/// A small MobileNet v1 (a few depthwise-separable blocks), written once per test run.
-fs::path exampleModel() {
-  static const fs::path model = [] {
-    const fs::path file = scratchDirectory("model") / "small_mobilenet.tflite";
-    const Result made = run(quoted(binary("npu-model-gen")) + " mobilenet-v1 --alpha 0.25 --resolution 64 --blocks 4 -o " +
-                            quoted(file));
-    BOOST_REQUIRE_MESSAGE(made.exitCode == 0, made.output);
-    return file;
-  }();
-  return model;
-}
+using namespace npu::test::cli;
 
 Result compile(const std::string& pipelineName, const fs::path& model, const fs::path& output,
                const std::string& extra = "") {
-  return run(quoted(binary("npu-pipeline")) + " run " + quoted(pipeline(pipelineName)) + " " + quoted(model) +
-             " -o " + quoted(output) + " " + extra);
+  return run(quoted(binary("npu-pipeline")) + " run " + quoted(pipeline(pipelineName)) + " " + quoted(model) + " -o " +
+             quoted(output) + " " + extra);
 }
 
 std::map<std::string, std::string> filesIn(const fs::path& directory) {

@@ -20,7 +20,9 @@ std::string parseError(const std::string& text) {
   return {};
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 npu::PluginHost hostWithTestFrontend() {
   npu::PluginHost host;
@@ -58,10 +60,37 @@ report: { formats: [text, csv, json, html] }
   BOOST_TEST(spec.report.formats.size() == 4U);
 }
 
-BOOST_AUTO_TEST_CASE(an_unknown_top_level_key_is_an_error_with_line_and_column) {
+BOOST_AUTO_TEST_CASE(an_unknown_top_level_key_is_an_error_at_the_key) {
   const std::string error = parseError("stages:\n  - frontend: x\nschedular: y\n");
-  BOOST_TEST(contains(error, "p.yaml:3:12"));
+  BOOST_TEST(contains(error, "p.yaml:3:1:"), error);
   BOOST_TEST(contains(error, "unknown key 'schedular'"));
+  BOOST_TEST(contains(parseError("stages:\n  - frontend: x\nreport: { format: [text] }\n"), "p.yaml:3:11:"));
+}
+
+BOOST_AUTO_TEST_CASE(a_second_yaml_document_is_an_error_instead_of_being_ignored) {
+  const std::string error = parseError("stages:\n  - frontend: x\n---\nstages:\n  - frontend: y\n");
+  BOOST_TEST(contains(error, "more than one YAML document"), error);
+  BOOST_TEST(contains(error, "p.yaml:4:"), error);
+}
+
+BOOST_AUTO_TEST_CASE(an_empty_name_of_a_plugin_or_config_is_an_error_not_a_default) {
+  const std::string config = parseError("accelerator: { plugin: a, config: \"\" }\nstages:\n  - frontend: f\n");
+  BOOST_TEST(contains(config, "p.yaml:1:35: error: 'config' is empty"), config);
+  BOOST_TEST(contains(parseError("accelerator:\n  plugin: a\n  system:\nstages:\n  - frontend: f\n"),
+                      "'system' needs a value"));
+  BOOST_TEST(contains(parseError("stages:\n  - frontend: ''\n"), "'plugin' is empty"));
+}
+
+BOOST_AUTO_TEST_CASE(a_pipeline_without_a_frontend_is_refused_when_it_is_read) {
+  const std::string error =
+      parseError("accelerator: a\nstages:\n  - lowering: l\n  - scheduler: s\n  - allocator: x\n");
+  BOOST_TEST(contains(error, "p.yaml:3:15: error: the pipeline has no frontend stage"), error);
+}
+
+BOOST_AUTO_TEST_CASE(a_plugin_path_that_is_not_a_directory_is_an_error) {
+  const std::string error = parseError("plugin_path: [no_such_folder]\nstages:\n  - frontend: f\n");
+  BOOST_TEST(contains(error, "p.yaml:1:15: error: plugin_path 'no_such_folder' is not a directory"), error);
+  BOOST_TEST(parseError("plugin_path: " + kPluginDir.string() + "\nstages:\n  - frontend: f\n").empty());
 }
 
 BOOST_AUTO_TEST_CASE(malformed_yaml_reports_the_parser_position) {
@@ -88,8 +117,8 @@ BOOST_AUTO_TEST_CASE(scheduling_without_an_accelerator_is_an_error) {
 }
 
 BOOST_AUTO_TEST_CASE(scheduling_without_an_allocator_is_an_error) {
-  BOOST_TEST(contains(parseError("accelerator: a\nstages:\n  - frontend: f\n  - scheduler: s\n"),
-                      "needs an allocator stage"));
+  BOOST_TEST(
+      contains(parseError("accelerator: a\nstages:\n  - frontend: f\n  - scheduler: s\n"), "needs an allocator stage"));
 }
 
 BOOST_AUTO_TEST_CASE(duplicate_keys_are_errors) {
@@ -109,6 +138,32 @@ BOOST_AUTO_TEST_CASE(set_overrides_reach_stages_accelerator_and_report) {
   BOOST_TEST(spec.report.formats.size() == 2U);
   BOOST_CHECK_THROW(npu::applyOverride(spec, "lowering.x=1"), npu::Error);
   BOOST_CHECK_THROW(npu::applyOverride(spec, "novalue"), npu::Error);
+}
+
+BOOST_AUTO_TEST_CASE(set_overrides_are_blamed_on_the_set_option_not_on_a_pipeline_line) {
+  auto host = hostWithTestFrontend();
+  auto spec = npu::parsePipelineText("name: x\nstages:\n  - frontend: test_frontend\n", "p.yaml");
+  npu::applyOverride(spec, "frontend.flavour=sweet");
+  try {
+    (void)npu::resolvePipeline(spec, host, {});
+    BOOST_FAIL("expected an error");
+  } catch (const npu::Error& error) {
+    BOOST_TEST(error.render().starts_with("--set frontend.flavour=sweet: error:"), error.render());
+  }
+  npu::applyOverride(spec, "frontend.plugin=no_such_frontend");
+  try {
+    (void)npu::resolvePipeline(spec, host, {});
+    BOOST_FAIL("expected an error");
+  } catch (const npu::Error& error) {
+    BOOST_TEST(error.render().starts_with("--set frontend.plugin=no_such_frontend: error:"), error.render());
+  }
+  auto withAccelerator = npu::parsePipelineText(
+      "accelerator: { plugin: a, config: c }\nstages:\n  - frontend: f\n  - scheduler: s\n  - allocator: x\n",
+      "p.yaml");
+  npu::applyOverride(withAccelerator, "accelerator.system=mine.yaml");
+  BOOST_TEST(withAccelerator.accelerator->locationOf("system").file == "--set accelerator.system=mine.yaml");
+  BOOST_TEST(withAccelerator.accelerator->locationOf("config").line == 1);
+  BOOST_CHECK_THROW(npu::applyOverride(withAccelerator, "accelerator.config="), npu::Error);
 }
 
 BOOST_AUTO_TEST_CASE(resolution_fills_defaults_and_records_versions) {
@@ -132,7 +187,7 @@ BOOST_AUTO_TEST_CASE(unknown_options_bad_values_and_missing_plugins_are_located_
     return {};
   };
   const std::string unknown = resolveError("stages:\n  - frontend: { plugin: test_frontend, colour: red }\n");
-  BOOST_TEST(contains(unknown, "p.yaml:2:48"));
+  BOOST_TEST(contains(unknown, "p.yaml:2:40")); // the key, not its value
   BOOST_TEST(contains(unknown, "unknown option 'colour'"));
   BOOST_TEST(contains(unknown, "known options: flavour"));
   const std::string badChoice = resolveError("stages:\n  - frontend: { plugin: test_frontend, flavour: sweet }\n");

@@ -1,10 +1,12 @@
 #include "npu/pipeline/pipeline.hpp"
 
+#include "npu/core/input_file.hpp"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <array>
-#include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -32,20 +34,25 @@ public:
   explicit PipelineReader(std::filesystem::path file) : file_(std::move(file)) {}
 
   PipelineSpec read(const std::string& text) {
-    YAML::Node root;
+    std::vector<YAML::Node> documents;
     try {
-      root = YAML::Load(text);
+      documents = YAML::LoadAll(text);
     } catch (const YAML::ParserException& error) {
       throwConfigError("invalid YAML: " + error.msg, at(error.mark));
     }
     PipelineSpec spec;
     spec.file = file_;
-    if (!root.IsDefined() || root.IsNull()) {
+    if (documents.empty() || !documents.front().IsDefined() || documents.front().IsNull()) {
       throwConfigError("the pipeline file is empty", SourceLocation{file_.string(), 1, 1, {}},
                        "a pipeline needs at least `stages:`; see configs/reference/*.yaml");
     }
+    if (documents.size() > 1) {
+      throwConfigError("the pipeline file holds more than one YAML document", at(documents[1].Mark()),
+                       "a pipeline file is one document; remove the `---` line and what follows, or split the file");
+    }
+    const YAML::Node& root = documents.front();
     requireMap(root, "the pipeline");
-    for (const auto& [key, value] : entries(root, "the pipeline")) {
+    for (const auto& [key, keyLocation, value] : entries(root, "the pipeline")) {
       if (key == "name") {
         spec.name = scalar(value, "name");
       } else if (key == "description") {
@@ -59,7 +66,7 @@ public:
       } else if (key == "report") {
         readReport(value, spec);
       } else {
-        throwConfigError("unknown key '" + key + "'", at(value.Mark()),
+        throwConfigError("unknown key '" + key + "'", keyLocation,
                          "top-level keys: name, description, plugin_path, accelerator, stages, report");
       }
     }
@@ -67,10 +74,17 @@ public:
       throwConfigError("the pipeline has no stages", SourceLocation{file_.string(), 1, 1, {}},
                        "add `stages:` with at least `- frontend: frontend_tflite`");
     }
+    // Every command that compiles reads the model with the frontend stage: without one, `validate`
+    // would pass a pipeline that `run` refuses.
+    if (spec.stage(PluginKind::Frontend) == nullptr) {
+      throwConfigError("the pipeline has no frontend stage", spec.stages.front().location,
+                       "stages start with the frontend that reads the model, e.g. `- frontend: frontend_tflite`");
+    }
     const bool needsAccelerator =
         spec.stage(PluginKind::Lowering) != nullptr || spec.stage(PluginKind::Scheduler) != nullptr;
     if (needsAccelerator && !spec.accelerator) {
-      throwConfigError("lowering and scheduling need an `accelerator:` section", SourceLocation{file_.string(), 1, 1, {}},
+      throwConfigError("lowering and scheduling need an `accelerator:` section",
+                       SourceLocation{file_.string(), 1, 1, {}},
                        "e.g. accelerator: { plugin: perf_u55, config: ethos-u55-128 }");
     }
     if (spec.stage(PluginKind::Scheduler) != nullptr && spec.stage(PluginKind::Allocator) == nullptr) {
@@ -99,9 +113,15 @@ private:
     }
   }
 
+  struct Entry {
+    std::string key;
+    SourceLocation keyLocation; ///< of the key: where unknown keys and whole settings are reported
+    YAML::Node value;
+  };
+
   /// The key/value pairs of a map in file order; duplicate keys are errors.
-  std::vector<std::pair<std::string, YAML::Node>> entries(const YAML::Node& map, const std::string& what) const {
-    std::vector<std::pair<std::string, YAML::Node>> result;
+  std::vector<Entry> entries(const YAML::Node& map, const std::string& what) const {
+    std::vector<Entry> result;
     std::set<std::string> seen;
     for (auto it = map.begin(); it != map.end(); ++it) {
       if (!it->first.IsScalar()) {
@@ -111,12 +131,15 @@ private:
       if (!seen.insert(key).second) {
         throwConfigError("duplicate key '" + key + "' in " + what, at(it->first.Mark()));
       }
-      result.emplace_back(std::move(key), it->second);
+      result.push_back({std::move(key), at(it->first.Mark()), it->second});
     }
     return result;
   }
 
   std::string scalar(const YAML::Node& node, const std::string& key) const {
+    if (node.IsNull()) {
+      throwConfigError("'" + key + "' needs a value", at(node.Mark()));
+    }
     if (!node.IsScalar()) {
       throwConfigError("'" + key + "' must be a single value, not a " + (node.IsMap() ? "mapping" : "list"),
                        at(node.Mark()));
@@ -124,11 +147,29 @@ private:
     return node.Scalar();
   }
 
+  /// A value that names something (a plugin, variant, config, folder): empty text is an error, not a
+  /// request for a default.
+  std::string nonEmpty(const YAML::Node& node, const std::string& key) const {
+    std::string text = scalar(node, key);
+    if (text.empty()) {
+      throwConfigError("'" + key + "' is empty", at(node.Mark()),
+                       key == "plugin" ? "name a plugin (see `npu-pipeline plugins`)"
+                                       : "give a name, or leave the key out to use the default");
+    }
+    return text;
+  }
+
   void readPluginPath(const YAML::Node& node, PipelineSpec& spec) const {
     const auto base = file_.parent_path();
     const auto add = [&](const YAML::Node& item) {
-      const std::filesystem::path path(scalar(item, "plugin_path"));
-      spec.pluginPath.push_back(path.is_absolute() ? path : base / path);
+      const std::filesystem::path given(nonEmpty(item, "plugin_path"));
+      const std::filesystem::path path = given.is_absolute() ? given : base / given;
+      std::error_code error;
+      if (!std::filesystem::is_directory(path, error)) {
+        throwConfigError("plugin_path '" + given.string() + "' is not a directory (looked for " + path.string() + ")",
+                         at(item.Mark()), "relative plugin paths are taken from the pipeline file's folder");
+      }
+      spec.pluginPath.push_back(path);
     };
     if (node.IsSequence()) {
       for (const auto& item : node) {
@@ -143,22 +184,25 @@ private:
     AcceleratorSpec accelerator;
     accelerator.location = at(node.Mark());
     if (node.IsScalar()) {
-      accelerator.plugin = node.Scalar();
+      accelerator.plugin = nonEmpty(node, "plugin");
+      accelerator.keyLocations["plugin"] = accelerator.location;
       return accelerator;
     }
     requireMap(node, "accelerator");
-    for (const auto& [key, value] : entries(node, "accelerator")) {
+    for (const auto& [key, keyLocation, value] : entries(node, "accelerator")) {
       if (key == "plugin") {
-        accelerator.plugin = scalar(value, key);
+        accelerator.plugin = nonEmpty(value, key);
       } else if (key == "config") {
-        accelerator.config = scalar(value, key);
+        accelerator.config = nonEmpty(value, key);
       } else if (key == "system") {
-        accelerator.system = scalar(value, key);
+        accelerator.system = nonEmpty(value, key);
       } else if (key == "memory_mode") {
-        accelerator.memoryMode = scalar(value, key);
+        accelerator.memoryMode = nonEmpty(value, key);
       } else {
-        accelerator.options[key] = {scalar(value, key), at(value.Mark())};
+        accelerator.options[key] = {scalar(value, key), keyLocation};
+        continue;
       }
+      accelerator.keyLocations[key] = at(value.Mark());
     }
     if (accelerator.plugin.empty()) {
       throwConfigError("the accelerator section needs `plugin:`", accelerator.location,
@@ -186,8 +230,9 @@ private:
       }
       const int order = static_cast<int>(*kind);
       if (order <= lastOrder) {
-        throwConfigError("stage '" + kindName + "' is out of order or repeated", at(it->first.Mark()),
-                         "stages run in the order frontend, lowering, scheduler, allocator, codegen, each at most once");
+        throwConfigError(
+            "stage '" + kindName + "' is out of order or repeated", at(it->first.Mark()),
+            "stages run in the order frontend, lowering, scheduler, allocator, codegen, each at most once");
       }
       lastOrder = order;
       spec.stages.push_back(readStage(*kind, kindName, it->second));
@@ -199,15 +244,16 @@ private:
     stage.kind = kind;
     stage.location = at(value.Mark());
     if (value.IsScalar()) {
-      stage.plugin = value.Scalar();
+      stage.plugin = nonEmpty(value, "plugin");
       return stage;
     }
     requireMap(value, "stage '" + kindName + "'");
-    for (const auto& [key, option] : entries(value, "stage '" + kindName + "'")) {
+    for (const auto& [key, keyLocation, option] : entries(value, "stage '" + kindName + "'")) {
       if (key == "plugin") {
-        stage.plugin = scalar(option, key);
+        stage.plugin = nonEmpty(option, key);
+        stage.location = at(option.Mark());
       } else {
-        stage.options[key] = {scalar(option, key), at(option.Mark())};
+        stage.options[key] = {scalar(option, key), keyLocation};
       }
     }
     if (stage.plugin.empty()) {
@@ -218,9 +264,9 @@ private:
 
   void readReport(const YAML::Node& node, PipelineSpec& spec) const {
     requireMap(node, "report");
-    for (const auto& [key, value] : entries(node, "report")) {
+    for (const auto& [key, keyLocation, value] : entries(node, "report")) {
       if (key != "formats") {
-        throwConfigError("unknown key '" + key + "' in report", at(value.Mark()), "report keys: formats");
+        throwConfigError("unknown key '" + key + "' in report", keyLocation, "report keys: formats");
       }
       if (!value.IsSequence()) {
         throwConfigError("'formats' must be a list, e.g. [text, csv, json, html]", at(value.Mark()));
@@ -259,14 +305,7 @@ PipelineSpec parsePipelineText(const std::string& text, const std::filesystem::p
 }
 
 PipelineSpec parsePipelineFile(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    throwConfigError("cannot read pipeline file", SourceLocation{file.string(), 0, 0, {}},
-                     "check the path; bundled pipelines are under configs/");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parsePipelineText(text.str(), file);
+  return parsePipelineText(readInputFile(file, kPipelineFile), file);
 }
 
 void applyOverride(PipelineSpec& spec, const std::string& assignment) {
@@ -307,14 +346,16 @@ void applyOverride(PipelineSpec& spec, const std::string& assignment) {
       spec.accelerator->location = where;
     }
     auto& accelerator = *spec.accelerator;
-    if (field == "plugin") {
-      accelerator.plugin = value;
-    } else if (field == "config") {
-      accelerator.config = value;
-    } else if (field == "system") {
-      accelerator.system = value;
-    } else if (field == "memory_mode") {
-      accelerator.memoryMode = value;
+    const std::map<std::string, std::string*> names{{"plugin", &accelerator.plugin},
+                                                    {"config", &accelerator.config},
+                                                    {"system", &accelerator.system},
+                                                    {"memory_mode", &accelerator.memoryMode}};
+    if (const auto name = names.find(field); name != names.end()) {
+      if (value.empty()) {
+        throwConfigError("'" + field + "' is empty", where, "give a name");
+      }
+      *name->second = value;
+      accelerator.keyLocations[field] = where;
     } else {
       accelerator.options[field] = {value, where};
     }
@@ -327,7 +368,11 @@ void applyOverride(PipelineSpec& spec, const std::string& assignment) {
                 "sections: name, accelerator, report, and the pipeline's stages");
   }
   if (field == "plugin") {
+    if (value.empty()) {
+      throwConfigError("'plugin' is empty", where, "name a plugin (see `npu-pipeline plugins`)");
+    }
     stage->plugin = value;
+    stage->location = where;
   } else {
     stage->options[field] = {value, where};
   }

@@ -73,8 +73,8 @@ std::string ResolvedPipeline::toYaml() const {
     out << YAML::EndMap << YAML::EndMap;
   }
   out << YAML::EndSeq;
-  out << YAML::Key << "report" << YAML::Value << YAML::BeginMap << YAML::Key << "formats" << YAML::Value
-      << YAML::Flow << YAML::BeginSeq;
+  out << YAML::Key << "report" << YAML::Value << YAML::BeginMap << YAML::Key << "formats" << YAML::Value << YAML::Flow
+      << YAML::BeginSeq;
   for (auto format : report.formats) {
     out << std::string(nameOf(format));
   }
@@ -94,7 +94,8 @@ ResolvedPipeline resolvePipeline(const PipelineSpec& spec, PluginHost& host,
 
   if (spec.accelerator) {
     const auto& given = *spec.accelerator;
-    const auto& plugin = host.require<AcceleratorPlugin>(PluginKind::Accelerator, given.plugin, given.location);
+    const auto& plugin =
+        host.require<AcceleratorPlugin>(PluginKind::Accelerator, given.plugin, given.locationOf("plugin"));
     ResolvedAccelerator accelerator;
     accelerator.plugin = given.plugin;
     accelerator.pluginVersion = host.info(PluginKind::Accelerator, given.plugin)->version;
@@ -103,7 +104,7 @@ ResolvedPipeline resolvePipeline(const PipelineSpec& spec, PluginHost& host,
     accelerator.config.variant = given.config.empty() && !variants.empty() ? variants.front() : given.config;
     if (std::find(variants.begin(), variants.end(), accelerator.config.variant) == variants.end()) {
       throwConfigError("accelerator plugin '" + given.plugin + "' has no config '" + given.config + "'",
-                       given.location, "configs of " + given.plugin + ": " + joined(variants));
+                       given.locationOf("config"), "configs of " + given.plugin + ": " + joined(variants));
     }
     accelerator.config.system = given.system;
     accelerator.config.memoryMode = given.memoryMode;
@@ -111,6 +112,10 @@ ResolvedPipeline resolvePipeline(const PipelineSpec& spec, PluginHost& host,
         resolveOptions(plugin.options(), given.options, "accelerator plugin '" + given.plugin + "'");
     accelerator.config.configSearchPath = configRootsFor(spec.file, configSearchPath);
     accelerator.config.location = given.location;
+    accelerator.config.settingLocations = given.keyLocations;
+    for (const auto& [name, option] : given.options) {
+      accelerator.config.settingLocations[name] = option.second;
+    }
     resolved.accelerator = std::move(accelerator);
   }
 

@@ -6,12 +6,12 @@
 #include "reader_context.hpp"
 #include "tensor_reader.hpp"
 
+#include "npu/core/input_file.hpp"
 #include "npu/ir/graph_algorithms.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <fstream>
 
 namespace npu::tflite_frontend {
 
@@ -282,23 +282,7 @@ Graph readModel(std::span<const std::uint8_t> bytes, const std::filesystem::path
 }
 
 Graph readModelFile(const std::filesystem::path& file) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(file, error)) {
-    detail::failFile(file.string(), "cannot read the model: no such file",
-                     "check the path; the frontend reads .tflite files");
-  }
-  const std::uintmax_t size = std::filesystem::file_size(file, error);
-  std::ifstream stream(file, std::ios::binary);
-  if (error || !stream) {
-    detail::failFile(file.string(), "cannot open the model file", "check the file's permissions");
-  }
-  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
-  stream.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (static_cast<std::uintmax_t>(stream.gcount()) != size) {
-    detail::failFile(file.string(), "cannot read the model file: reading stopped after " +
-                                        std::to_string(stream.gcount()) + " of " + std::to_string(size) + " bytes");
-  }
-  return readModel(bytes, file);
+  return readModel(readInputFileBytes(file, kModelFile), file);
 }
 
 } // namespace npu::tflite_frontend

@@ -271,22 +271,32 @@ BOOST_AUTO_TEST_CASE(a_model_without_subgraphs_is_a_model_error) {
   BOOST_TEST(contains(readError(builder.finish("")), "no subgraphs"));
 }
 
-BOOST_AUTO_TEST_CASE(a_missing_file_is_a_model_error_naming_the_path) {
+// A path that is no readable model file is the user's setting (exit 2), not a fault of a model's content.
+BOOST_AUTO_TEST_CASE(a_missing_file_or_a_directory_is_a_usage_error_naming_the_path) {
   try {
     (void)npu::tflite_frontend::readModelFile("/nonexistent/model.tflite");
     BOOST_FAIL("no error");
   } catch (const npu::Error& error) {
-    BOOST_TEST((error.kind() == npu::ErrorKind::Model));
+    BOOST_TEST((error.kind() == npu::ErrorKind::Usage));
+    BOOST_TEST(error.exitCode() == 2);
     BOOST_TEST(error.location().file == "/nonexistent/model.tflite");
+    BOOST_TEST(contains(error, "does not exist"));
+  }
+  const npu::test::TemporaryDirectory directory;
+  try {
+    (void)npu::tflite_frontend::readModelFile(directory.path());
+    BOOST_FAIL("no error");
+  } catch (const npu::Error& error) {
+    BOOST_TEST(error.exitCode() == 2);
+    BOOST_TEST(contains(error, "is not a regular file (it is a directory)"), error.message());
   }
 }
 
 BOOST_AUTO_TEST_CASE(a_fully_connected_output_wider_than_its_weights_is_a_model_error_naming_the_operator) {
   // Issue 13: such a model used to reach weight encoding and end in an internal error.
   const npu::Error error = readError(singleOperatorModel(
-      BuiltinOperator::FULLY_CONNECTED,
-      {{{1, 1}}, {{16, 1}, TensorType::INT8, true}, {{16}, TensorType::INT32, true}}, {1, 49},
-      [](auto& fbb) {
+      BuiltinOperator::FULLY_CONNECTED, {{{1, 1}}, {{16, 1}, TensorType::INT8, true}, {{16}, TensorType::INT32, true}},
+      {1, 49}, [](auto& fbb) {
         return OptionsTable{tflite::BuiltinOptions::FullyConnectedOptions,
                             tflite::CreateFullyConnectedOptions(fbb).Union()};
       }));
@@ -303,8 +313,9 @@ BOOST_AUTO_TEST_CASE(a_model_at_an_address_aligned_to_four_bytes_only_is_read_wi
   const QuantisationSpec perChannel{{0.5F, 0.25F, 0.125F}, {1, -2, 3}, 0, {}, {}};
   const std::int32_t x = builder.addTensor(main, TensorSpec{"x", {3}, TensorType::INT8, perChannel, 0, false});
   const std::int32_t y = builder.addTensor(main, TensorSpec{"y", {3}, TensorType::INT8, perChannel, 0, false});
-  builder.addOperator(main, OperatorSpec{builder.addOperatorCode(BuiltinOperator::RELU), {x}, {y}, {},
-                                         tflite::BuiltinOptions::NONE, {}, {}});
+  builder.addOperator(
+      main,
+      OperatorSpec{builder.addOperatorCode(BuiltinOperator::RELU), {x}, {y}, {}, tflite::BuiltinOptions::NONE, {}, {}});
   const Bytes model = builder.finish("");
   std::vector<std::uint64_t> storage(model.size() / 8 + 2);
   auto* shifted = reinterpret_cast<std::uint8_t*>(storage.data()) + 4;

@@ -9,11 +9,11 @@ namespace {
 npu::AcceleratorConfig acceleratorConfigOf(const std::string& config) {
   npu::AcceleratorConfig accelerator;
   if (config == "C3") {
-    accelerator = {"ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram", {}, {}, {}};
+    accelerator = {"ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram", {}, {}, {}, {}};
   } else if (config == "C4") {
-    accelerator = {"ethos-u55-64", "Ethos_U55_Deep_Embedded", "Shared_Sram", {}, {}, {}};
+    accelerator = {"ethos-u55-64", "Ethos_U55_Deep_Embedded", "Shared_Sram", {}, {}, {}, {}};
   } else {
-    accelerator = {"ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram", {}, {}, {}};
+    accelerator = {"ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram", {}, {}, {}, {}};
   }
   accelerator.configSearchPath = {npu::test::sourceDir() / "configs"};
   return accelerator;

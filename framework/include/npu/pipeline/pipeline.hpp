@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -16,7 +17,7 @@ namespace npu {
 
 class PluginHost;
 
-/// Option texts as written in YAML (or --set), each with where it was written.
+/// Option texts as written in YAML (or --set), each with where it was written (the option's key).
 using OptionTexts = std::map<std::string, std::pair<std::string, SourceLocation>>;
 
 struct StageSpec {
@@ -28,11 +29,18 @@ struct StageSpec {
 
 struct AcceleratorSpec {
   std::string plugin;
-  std::string config;     ///< accelerator variant, e.g. "ethos-u55-128"
-  std::string system;     ///< system config name or file
-  std::string memoryMode; ///< memory mode name or file
-  OptionTexts options;    ///< every other key: the plugin's own options
-  SourceLocation location;
+  std::string config;      ///< accelerator variant, e.g. "ethos-u55-128"
+  std::string system;      ///< system config name or file
+  std::string memoryMode;  ///< memory mode name or file
+  OptionTexts options;     ///< every other key: the plugin's own options
+  SourceLocation location; ///< of the section
+  /// Where plugin, config, system and memory_mode were written (in the file or by --set).
+  std::map<std::string, SourceLocation, std::less<>> keyLocations;
+  /// Where `key` was written, or the section when it was not.
+  [[nodiscard]] SourceLocation locationOf(std::string_view key) const {
+    const auto found = keyLocations.find(key);
+    return found == keyLocations.end() ? location : found->second;
+  }
 };
 
 enum class ReportFormat : std::uint8_t { Text, Csv, Json, Html };

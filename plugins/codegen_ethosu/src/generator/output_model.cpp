@@ -2,8 +2,7 @@
 
 #include "frontend_tflite/model_writer.hpp"
 
-#include <fstream>
-#include <iterator>
+#include "npu/core/input_file.hpp"
 
 namespace ethosu::codegen {
 
@@ -26,12 +25,7 @@ std::vector<std::map<npu::TensorId, std::int64_t>> arenaOffsetsOf(const npu::Cod
 }
 
 std::vector<std::uint8_t> readSourceModel(const npu::Graph& input) {
-  std::ifstream in(input.sourcePath, std::ios::binary);
-  std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (!in.good() && !in.eof()) {
-    npu::throwCompileError("cannot read the model '" + input.sourcePath + "' again to copy its operators' options");
-  }
-  return bytes;
+  return npu::readInputFileBytes(input.sourcePath, npu::kModelFile);
 }
 
 } // namespace

@@ -122,7 +122,7 @@ std::string_view defaultMemoryMode(NpuFamily family) {
 std::unique_ptr<Accelerator> makeAccelerator(const npu::AcceleratorConfig& config, std::optional<NpuFamily> family) {
   const VariantSpec* variant = findVariant(config.variant);
   if (variant == nullptr || (family && variant->family != *family)) {
-    npu::throwConfigError("unknown accelerator variant '" + config.variant + "'", config.location,
+    npu::throwConfigError("unknown accelerator variant '" + config.variant + "'", config.locationOf("config"),
                           "known variants: " + variantList(family));
   }
   const auto option = [&](std::string_view name, auto read, auto fallback) {
@@ -139,14 +139,16 @@ std::unique_ptr<Accelerator> makeAccelerator(const npu::AcceleratorConfig& confi
       false);
   const auto models = costModelNames();
   if (std::find(models.begin(), models.end(), settings.costModel) == models.end()) {
-    npu::throwConfigError("unknown cost model '" + settings.costModel + "'", config.location,
+    npu::throwConfigError("unknown cost model '" + settings.costModel + "'",
+                          config.locationOf(AcceleratorOptionNames::kCostModel),
                           "use one of the cost_model choices of the accelerator plugin");
   }
   const std::int64_t alignment = option(
       AcceleratorOptionNames::kCpuTensorAlignment, [&](auto name) { return config.options.getInt(name); },
       std::int64_t{CommonArchitecture::kStorageAlignment});
   if (alignment < CommonArchitecture::kStorageAlignment || (alignment & (alignment - 1)) != 0) {
-    npu::throwConfigError("cpu_tensor_alignment " + std::to_string(alignment) + " is invalid", config.location,
+    npu::throwConfigError("cpu_tensor_alignment " + std::to_string(alignment) + " is invalid",
+                          config.locationOf(AcceleratorOptionNames::kCpuTensorAlignment),
                           "use a power of two of at least 16");
   }
 
@@ -157,17 +159,18 @@ std::unique_ptr<Accelerator> makeAccelerator(const npu::AcceleratorConfig& confi
       config.memoryMode.empty()
           ? defaultReference(defaultMemoryMode(variant->family), "memory_modes", config.configSearchPath)
           : config.memoryMode;
-  ConfigOrigin origin{config.location, config.location};
+  const npu::SourceLocation systemSetting = config.locationOf("system");
+  const npu::SourceLocation modeSetting = config.locationOf("memory_mode");
+  ConfigOrigin origin{systemSetting, modeSetting, config.locationOf(AcceleratorOptionNames::kArenaCacheSize)};
   const SystemConfig system =
-      resolveSystemConfig(systemReference, *variant, config.configSearchPath, config.location, &origin.system);
+      resolveSystemConfig(systemReference, *variant, config.configSearchPath, systemSetting, &origin.system);
   const MemoryMode mode =
-      resolveMemoryMode(modeReference, *variant, config.configSearchPath, config.location, &origin.memoryMode);
+      resolveMemoryMode(modeReference, *variant, config.configSearchPath, modeSetting, &origin.memoryMode);
   npu::MemorySystem memory = buildMemorySystem(
       *variant, system, mode, arenaCacheSize > 0 ? std::optional(arenaCacheSize) : std::nullopt, origin);
   memory.allocationAlignment = alignment;
-  memory.warnOnFastStorageOverflow =
-      config.options.has(AcceleratorOptionNames::kOnSramOverflow) &&
-      config.options.getString(AcceleratorOptionNames::kOnSramOverflow) == "warn";
+  memory.warnOnFastStorageOverflow = config.options.has(AcceleratorOptionNames::kOnSramOverflow) &&
+                                     config.options.getString(AcceleratorOptionNames::kOnSramOverflow) == "warn";
   return std::make_unique<Accelerator>(*variant, std::move(memory), settings);
 }
 

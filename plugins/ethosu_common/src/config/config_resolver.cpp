@@ -1,8 +1,8 @@
 #include "ethosu/config/config_files.hpp"
 #include "ethosu/config/vela_ini.hpp"
 
-#include <fstream>
-#include <sstream>
+#include "npu/core/input_file.hpp"
+
 #include <vector>
 
 namespace ethosu {
@@ -35,16 +35,6 @@ const ConfigKind<MemoryMode> kMemoryModeKind{"memory mode",
                                              &VelaIniFile::memoryModeNames,
                                              internalDefaultMemoryMode};
 
-std::string readText(const fs::path& file, const npu::SourceLocation& where) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    npu::throwConfigError("cannot read '" + file.string() + "'", where, "check the path");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 bool hasExtension(const fs::path& path, std::initializer_list<std::string_view> extensions) {
   const std::string extension = path.extension().string();
   for (const auto candidate : extensions) {
@@ -68,10 +58,7 @@ template <typename Config>
 Config readFromIni(const ConfigKind<Config>& kind, std::string_view reference, const npu::SourceLocation& where,
                    npu::SourceLocation* origin) {
   auto [path, section] = splitIniReference(reference);
-  if (!fs::exists(path)) {
-    npu::throwConfigError("Vela configuration file '" + path + "' does not exist", where);
-  }
-  const VelaIniFile file = VelaIniFile::load(path);
+  const VelaIniFile file = VelaIniFile::parse(npu::readInputFile(path, npu::kConfigFile, where), path);
   const std::vector<std::string> names = (file.*kind.iniNames)();
   if (section.empty()) {
     if (names.size() != 1) {
@@ -95,7 +82,7 @@ Config readFromIni(const ConfigKind<Config>& kind, std::string_view reference, c
 template <typename Config>
 Config readFromYaml(const ConfigKind<Config>& kind, const fs::path& file, const npu::SourceLocation& where,
                     npu::SourceLocation* origin) {
-  Config config = kind.parseYaml(readText(file, where), file.string());
+  Config config = kind.parseYaml(npu::readInputFile(file, npu::kConfigFile, where), file.string());
   if (origin != nullptr) {
     *origin = npu::SourceLocation{file.string(), 0, 0, {}};
   }
@@ -113,9 +100,6 @@ Config resolve(const ConfigKind<Config>& kind, std::string_view reference, const
   }
   const fs::path asPath{std::string(reference)};
   if (hasExtension(asPath, {".yaml", ".yml"}) || reference.find('/') != std::string_view::npos) {
-    if (!fs::exists(asPath)) {
-      npu::throwConfigError(std::string(kind.what) + " file '" + asPath.string() + "' does not exist", where);
-    }
     return readFromYaml(kind, asPath, where, origin);
   }
   const std::string stem = configFileStem(reference);

@@ -3,7 +3,9 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <iomanip>
 #include <limits>
+#include <sstream>
 #include <string>
 
 namespace ethosu {
@@ -54,6 +56,26 @@ std::optional<int> parsePythonInt(std::string_view text) {
     return std::nullopt;
   }
   return static_cast<int>(*value);
+}
+
+namespace {
+
+std::string formatSetting(double value) {
+  std::ostringstream out;
+  out << std::setprecision(12) << value;
+  return out.str();
+}
+
+} // namespace
+
+void checkRange(const SettingRange& range, double value, std::string_view key, const npu::SourceLocation& where) {
+  if (value >= range.minimum && value <= range.maximum) {
+    return;
+  }
+  const std::string unit = range.unit.empty() ? std::string() : " " + std::string(range.unit);
+  npu::throwConfigError(std::string(key) + " " + formatSetting(value) + unit + " is out of range", where,
+                        std::string(key) + " must lie from " + formatSetting(range.minimum) + " to " +
+                            formatSetting(range.maximum) + unit);
 }
 
 } // namespace ethosu

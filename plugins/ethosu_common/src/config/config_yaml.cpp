@@ -24,14 +24,21 @@ npu::SourceLocation locationOf(const YAML::Node& node, const std::string& fileNa
   return npu::SourceLocation{fileName, mark.line + 1, mark.column + 1, {}};
 }
 
-/// Reads one YAML document; turns yaml-cpp's parse errors into Config errors with their position.
+/// Reads the file's one YAML document (a second one is an error, not ignored); turns yaml-cpp's parse
+/// errors into Config errors with their position.
 YAML::Node loadDocument(std::string_view text, const std::string& fileName) {
+  std::vector<YAML::Node> documents;
   try {
-    return YAML::Load(std::string(text));
+    documents = YAML::LoadAll(std::string(text));
   } catch (const YAML::ParserException& error) {
     npu::throwConfigError("YAML syntax error: " + error.msg,
                           npu::SourceLocation{fileName, error.mark.line + 1, error.mark.column + 1, {}});
   }
+  if (documents.size() > 1) {
+    npu::throwConfigError("the file holds more than one YAML document", locationOf(documents[1], fileName),
+                          "a config file is one document; remove the `---` line and what follows");
+  }
+  return documents.empty() ? YAML::Node() : documents.front();
 }
 
 class MapReader {
@@ -89,6 +96,16 @@ public:
     return static_cast<T>(*result);
   }
 
+  /// A number that must also lie in `range` (checked where it is written).
+  template <typename T, typename Parse>
+  [[nodiscard]] T ranged(std::string_view key, Parse parse, std::string_view expected,
+                         const SettingRange& range) const {
+    const T value = parsed<T>(key, parse, expected);
+    checkRange(range, static_cast<double>(value), key, location(key));
+    return value;
+  }
+
+  [[nodiscard]] npu::SourceLocation location(std::string_view key) const { return locationOf(at(key), fileName_); }
   [[nodiscard]] const YAML::Node& node() const { return node_; }
   [[nodiscard]] const std::string& fileName() const { return fileName_; }
 
@@ -145,14 +162,17 @@ SystemConfig readSystemConfigDocument(std::string_view text, const std::string& 
   SystemConfig config;
   config.name = reader.text("name");
   config.description = reader.textOr("description", "");
-  config.coreClockHz = reader.parsed<double>("core_clock", parsePythonFloat, "a clock frequency in Hz (e.g. 500e6)");
+  config.coreClockHz =
+      reader.ranged<double>("core_clock", parsePythonFloat, "a clock frequency in Hz (e.g. 500e6)", kCoreClockRange);
   const auto memoryNames = "Sram, Dram, OnChipFlash or OffChipFlash";
   config.axi0Port = reader.parsed<npu::MemoryArea>("axi0_port", portMemoryFromName, memoryNames);
   config.axi1Port = reader.parsed<npu::MemoryArea>("axi1_port", portMemoryFromName, memoryNames);
   if (!reader.has("memories")) {
-    return config;
+    npu::throwConfigError("missing key 'memories' in system_config", locationOf(section, fileName),
+                          "give the timing of the memories on axi0_port and axi1_port");
   }
   const MapReader memories(reader.at("memories"), fileName, "memories");
+  std::vector<npu::MemoryArea> described;
   for (const auto& item : memories.node()) {
     const auto name = item.first.as<std::string>();
     const auto area = portMemoryFromName(name);
@@ -166,18 +186,30 @@ SystemConfig readSystemConfigDocument(std::string_view text, const std::string& 
     }
     const MapReader timing(item.second, fileName, "memories." + name);
     timing.requireKnownKeys({"clock_scale", "burst_length", "read_latency", "write_latency"});
+    described.push_back(*area);
     MemoryTiming& target = config.timingOf(*area);
     if (timing.has("clock_scale")) {
-      target.clockScale = timing.parsed<double>("clock_scale", parsePythonFloat, "a number");
+      target.clockScale = timing.ranged<double>("clock_scale", parsePythonFloat, "a number", kClockScaleRange);
     }
     if (timing.has("burst_length")) {
-      target.burstLength = timing.parsed<int>("burst_length", parsePythonInt, "a whole number of bytes");
+      target.burstLength =
+          timing.ranged<int>("burst_length", parsePythonInt, "a whole number of bytes", kBurstLengthRange);
     }
-    if (timing.has("read_latency")) {
-      target.readLatency = timing.parsed<int>("read_latency", parsePythonInt, "a whole number of cycles");
+    for (const auto key : {"read_latency", "write_latency"}) {
+      if (timing.has(key)) {
+        (std::string_view(key) == "read_latency" ? target.readLatency : target.writeLatency) =
+            timing.ranged<int>(key, parsePythonInt, "a whole number of cycles", kLatencyRange);
+      }
     }
-    if (timing.has("write_latency")) {
-      target.writeLatency = timing.parsed<int>("write_latency", parsePythonInt, "a whole number of cycles");
+  }
+  // An empty or partial `memories:` would leave a port memory at Vela's placeholder timing silently.
+  for (const npu::MemoryArea area : {config.axi0Port, config.axi1Port}) {
+    if (std::find(described.begin(), described.end(), area) == described.end()) {
+      npu::throwConfigError("memories has no entry for " + std::string(npu::nameOf(area)) + ", the memory on " +
+                                (area == config.axi0Port ? "axi0_port" : "axi1_port"),
+                            reader.location("memories"),
+                            "add e.g. " + std::string(npu::nameOf(area)) +
+                                ": {clock_scale: 1.0, burst_length: 32, read_latency: 32, write_latency: 32}");
     }
   }
   return config;
@@ -196,8 +228,9 @@ MemoryMode readMemoryModeDocument(std::string_view text, const std::string& file
   mode.arenaPort = reader.parsed<AxiPort>("arena_mem_area", axiPortFromName, "Axi0 or Axi1");
   mode.cachePort = reader.parsed<AxiPort>("cache_mem_area", axiPortFromName, "Axi0 or Axi1");
   if (reader.has("arena_cache_size")) {
-    mode.arenaCacheSize =
-        reader.parsed<std::int64_t>("arena_cache_size", npu::parseByteSize, "a size in bytes (e.g. 393216 or 384KiB)");
+    mode.arenaCacheSize = reader.ranged<std::int64_t>("arena_cache_size", npu::parseByteSize,
+                                                      "a size in bytes (e.g. 393216 or 384KiB)", kArenaCacheSizeRange);
+    mode.arenaCacheSizeLocation = reader.location("arena_cache_size");
   }
   return mode;
 }

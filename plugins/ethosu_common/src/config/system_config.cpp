@@ -122,9 +122,13 @@ npu::MemorySystem buildMemorySystem(const VariantSpec& variant, const SystemConf
   }
   const std::int64_t cacheSize = arenaCacheSize.value_or(mode.arenaCacheSize.value_or(variant.maxAddressOffset()));
   if (cacheSize < 0 || cacheSize > variant.maxAddressOffset()) {
+    // Blame the setting that gave the size: the override, else the memory mode's key.
+    const npu::SourceLocation& where = arenaCacheSize                         ? origin.arenaCacheSize
+                                       : !mode.arenaCacheSizeLocation.empty() ? mode.arenaCacheSizeLocation
+                                                                              : origin.memoryMode;
     npu::throwConfigError("arena_cache_size " + std::to_string(cacheSize) + " is out of bounds for " +
                               std::string(variant.name),
-                          origin.memoryMode, "use a size from 0 to " + std::to_string(variant.maxAddressOffset()));
+                          where, "use a size from 0 to " + std::to_string(variant.maxAddressOffset()));
   }
 
   npu::MemorySystem memory;

@@ -2,9 +2,11 @@
 
 #include "config_values.hpp"
 
+#include "npu/core/input_file.hpp"
+
 #include <algorithm>
+#include <array>
 #include <cctype>
-#include <fstream>
 #include <sstream>
 
 namespace ethosu {
@@ -56,6 +58,24 @@ std::string joined(const std::vector<std::string>& names) {
     text += (text.empty() ? "" : ", ") + name;
   }
   return text.empty() ? "none" : text;
+}
+
+constexpr std::array<std::string_view, 4> kTimingKeys{"clock_scale", "burst_length", "read_latency", "write_latency"};
+
+/// The keys Vela 3.10 reads in a [System_Config.*] section (lower-cased, as ConfigParser matches them).
+std::vector<std::string> systemConfigKeys() {
+  std::vector<std::string> keys{"inherit", "core_clock", "axi0_port", "axi1_port"};
+  for (const auto memory : {"sram", "dram", "onchipflash", "offchipflash"}) {
+    for (const auto key : kTimingKeys) {
+      keys.push_back(std::string(memory) + "_" + std::string(key));
+    }
+  }
+  return keys;
+}
+
+/// The keys Vela 3.10 reads in a [Memory_Mode.*] section.
+std::vector<std::string> memoryModeKeys() {
+  return {"inherit", "const_mem_area", "arena_mem_area", "cache_mem_area", "arena_cache_size"};
 }
 
 } // namespace
@@ -125,18 +145,42 @@ VelaIniFile VelaIniFile::parse(std::string_view text, const std::string& fileNam
     openValue = &entry->second;
     openIndent = indent;
   }
+  file.requireKnownKeys();
   return file;
 }
 
-VelaIniFile VelaIniFile::load(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    npu::throwConfigError("cannot read Vela configuration file", npu::SourceLocation{file.string(), 0, 0, {}},
-                          "check the path of the .ini file");
+// Vela ignores keys it does not read, so a misspelt `core_clok` silently keeps a default; here every
+// key of every section must be one Vela reads for that kind of section.
+void VelaIniFile::requireKnownKeys() const {
+  const std::vector<std::string> systemKeys = systemConfigKeys();
+  const std::vector<std::string> modeKeys = memoryModeKeys();
+  const auto knows = [](const std::vector<std::string>& keys, const std::string& key) {
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+  };
+  for (const auto& section : sections_) {
+    const bool system = section.name.starts_with(kSystemPrefix);
+    if (!system && !section.name.starts_with(kMemoryModePrefix)) {
+      npu::throwConfigError("unknown section [" + section.name + "]", section.location,
+                            "sections are [System_Config.NAME], [Memory_Mode.NAME] and [DEFAULT]");
+    }
+    const std::vector<std::string>& known = system ? systemKeys : modeKeys;
+    for (const auto& [key, entry] : section.entries) {
+      if (!knows(known, key)) {
+        npu::throwConfigError("unknown key '" + key + "' in section [" + section.name + "]", entry.location,
+                              "keys of this section: " + joined(known));
+      }
+    }
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), file.string());
+  for (const auto& [key, entry] : defaults_.entries) {
+    if (!knows(systemKeys, key) && !knows(modeKeys, key)) {
+      npu::throwConfigError("unknown key '" + key + "' in section [DEFAULT]", entry.location,
+                            "[DEFAULT] holds keys of system configs or memory modes");
+    }
+  }
+}
+
+VelaIniFile VelaIniFile::load(const std::filesystem::path& file) {
+  return parse(npu::readInputFile(file, npu::kConfigFile), file.string());
 }
 
 void VelaIniFile::merge(const VelaIniFile& other) {
@@ -249,6 +293,17 @@ auto readValue(const VelaIniFile& file, const std::string& section, std::string_
   return value;
 }
 
+/// A number that must also lie in `range`, checked at the line that sets it.
+template <typename Parse>
+auto readRanged(const VelaIniFile& file, const std::string& section, std::string_view key, Parse parse,
+                const SettingRange& range) -> decltype(parse(std::string_view{})) {
+  auto value = readValue(file, section, key, parse);
+  if (value) {
+    checkRange(range, static_cast<double>(*value), key, file.locate(section, key));
+  }
+  return value;
+}
+
 void requireSection(const VelaIniFile& file, const std::string& section, const std::vector<std::string>& available,
                     std::string_view kind) {
   if (!file.hasSection(section)) {
@@ -264,7 +319,6 @@ SystemConfig readSystemConfig(const VelaIniFile& file, std::string_view name) {
   requireSection(file, section, file.systemConfigNames(), "system configs");
   SystemConfig config;
   config.name = std::string(name);
-  config.coreClockHz = readValue(file, section, "core_clock", parsePythonFloat).value_or(config.coreClockHz);
   for (const auto& [key, port] : {std::pair{"axi0_port", AxiPort::Axi0}, std::pair{"axi1_port", AxiPort::Axi1}}) {
     const auto area = readValue(file, section, key, portMemoryFromName);
     if (!area) {
@@ -273,17 +327,24 @@ SystemConfig readSystemConfig(const VelaIniFile& file, std::string_view name) {
     }
     (port == AxiPort::Axi0 ? config.axi0Port : config.axi1Port) = *area;
   }
+  const auto coreClock = readRanged(file, section, "core_clock", parsePythonFloat, kCoreClockRange);
+  if (!coreClock) {
+    npu::throwConfigError("core_clock is missing in [" + section + "]", file.locate(section),
+                          "set it to the NPU's clock in Hz, e.g. core_clock=500e6");
+  }
+  config.coreClockHz = *coreClock;
   // Vela reads the timing keys of the two port memories only; settings of other memories are ignored.
   for (const npu::MemoryArea area : {config.axi0Port, config.axi1Port}) {
     const std::string prefix(npu::nameOf(area));
     MemoryTiming& timing = config.timingOf(area);
-    timing.clockScale = readValue(file, section, prefix + "_clock_scale", parsePythonFloat).value_or(timing.clockScale);
-    timing.burstLength =
-        readValue(file, section, prefix + "_burst_length", parsePythonInt).value_or(timing.burstLength);
+    timing.clockScale = readRanged(file, section, prefix + "_clock_scale", parsePythonFloat, kClockScaleRange)
+                            .value_or(timing.clockScale);
+    timing.burstLength = readRanged(file, section, prefix + "_burst_length", parsePythonInt, kBurstLengthRange)
+                             .value_or(timing.burstLength);
     timing.readLatency =
-        readValue(file, section, prefix + "_read_latency", parsePythonInt).value_or(timing.readLatency);
-    timing.writeLatency =
-        readValue(file, section, prefix + "_write_latency", parsePythonInt).value_or(timing.writeLatency);
+        readRanged(file, section, prefix + "_read_latency", parsePythonInt, kLatencyRange).value_or(timing.readLatency);
+    timing.writeLatency = readRanged(file, section, prefix + "_write_latency", parsePythonInt, kLatencyRange)
+                              .value_or(timing.writeLatency);
   }
   return config;
 }
@@ -296,7 +357,10 @@ MemoryMode readMemoryMode(const VelaIniFile& file, std::string_view name) {
   mode.constantPort = readValue(file, section, "const_mem_area", axiPortFromName).value_or(mode.constantPort);
   mode.arenaPort = readValue(file, section, "arena_mem_area", axiPortFromName).value_or(mode.arenaPort);
   mode.cachePort = readValue(file, section, "cache_mem_area", axiPortFromName).value_or(mode.cachePort);
-  mode.arenaCacheSize = readValue(file, section, "arena_cache_size", parsePythonInt64);
+  mode.arenaCacheSize = readRanged(file, section, "arena_cache_size", parsePythonInt64, kArenaCacheSizeRange);
+  if (mode.arenaCacheSize) {
+    mode.arenaCacheSizeLocation = file.locate(section, "arena_cache_size");
+  }
   return mode;
 }
 

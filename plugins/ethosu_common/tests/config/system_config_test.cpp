@@ -82,10 +82,11 @@ BOOST_AUTO_TEST_CASE(an_explicit_arena_cache_size_overrides_the_memory_mode) {
 BOOST_AUTO_TEST_CASE(impossible_memory_modes_are_refused) {
   const auto& variant = *ethosu::findVariant("ethos-u55-128");
   const auto system = ethosu::internalDefaultSystemConfig(variant);
-  ethosu::MemoryMode cacheInFlash{"Bad", "", ethosu::AxiPort::Axi1, ethosu::AxiPort::Axi0, ethosu::AxiPort::Axi1, {}};
+  ethosu::MemoryMode cacheInFlash{"Bad", "", ethosu::AxiPort::Axi1, ethosu::AxiPort::Axi0, ethosu::AxiPort::Axi1,
+                                  {},    {}};
   BOOST_CHECK_THROW((void)ethosu::buildMemorySystem(variant, system, cacheInFlash, std::nullopt), npu::Error);
   ethosu::MemoryMode constantsInSram{"Bad", "", ethosu::AxiPort::Axi0, ethosu::AxiPort::Axi1, ethosu::AxiPort::Axi0,
-                                     {}};
+                                     {},    {}};
   BOOST_CHECK_THROW((void)ethosu::buildMemorySystem(variant, system, constantsInSram, std::nullopt), npu::Error);
 }
 

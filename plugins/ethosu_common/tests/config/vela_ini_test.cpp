@@ -89,7 +89,8 @@ BOOST_AUTO_TEST_CASE(keys_match_without_regard_to_case_and_default_keys_apply_ev
 
 BOOST_AUTO_TEST_CASE(settings_of_memories_on_no_port_are_ignored_as_in_vela) {
   const auto ini = ethosu::VelaIniFile::parse(
-      "[System_Config.Mine]\naxi0_port=Sram\naxi1_port=OffChipFlash\nDram_clock_scale=0.5\n", "mine.ini");
+      "[System_Config.Mine]\ncore_clock=500e6\naxi0_port=Sram\naxi1_port=OffChipFlash\nDram_clock_scale=0.5\n",
+      "mine.ini");
   BOOST_TEST(ethosu::readSystemConfig(ini, "Mine").timingOf(npu::MemoryArea::Dram).clockScale == 1.0);
 }
 
@@ -123,6 +124,57 @@ BOOST_AUTO_TEST_CASE(unknown_sections_and_inheritance_loops_are_config_errors) {
 BOOST_AUTO_TEST_CASE(a_missing_axi_port_is_reported_instead_of_guessed) {
   const auto ini = ethosu::VelaIniFile::parse("[System_Config.S]\naxi0_port=Sram\n", "x.ini");
   BOOST_TEST(throwsConfigErrorMentioning([&] { (void)ethosu::readSystemConfig(ini, "S"); }, "axi1_port"));
+}
+
+BOOST_AUTO_TEST_CASE(a_misspelt_key_or_unknown_section_is_an_error_at_its_line) {
+  BOOST_TEST(throwsConfigErrorAt(
+      [] {
+        (void)ethosu::VelaIniFile::parse("[System_Config.S]\naxi0_port=Sram\naxi1_port=Dram\ncore_clok=500e6\n",
+                                         "x.ini");
+      },
+      4));
+  BOOST_TEST(throwsConfigErrorMentioning(
+      [] { (void)ethosu::VelaIniFile::parse("[System_Config.S]\nSram_burst_lenght=32\n", "x.ini"); },
+      "sram_burst_length"));
+  // A memory mode key in a system config section is as wrong as a misspelt one.
+  BOOST_TEST(throwsConfigErrorAt(
+      [] { (void)ethosu::VelaIniFile::parse("[System_Config.S]\ncore_clock=1e9\narena_cache_size=1\n", "x.ini"); }, 3));
+  BOOST_TEST(throwsConfigErrorAt([] { (void)ethosu::VelaIniFile::parse("[DEFAULT]\ncolour=red\n", "x.ini"); }, 2));
+  BOOST_TEST(throwsConfigErrorAt([] { (void)ethosu::VelaIniFile::parse("[Mem_Mode.M]\n", "x.ini"); }, 1));
+}
+
+BOOST_AUTO_TEST_CASE(numbers_outside_their_ranges_are_errors_at_their_line) {
+  const auto systemWith = [](const std::string& line) {
+    return "[System_Config.S]\naxi0_port=Sram\naxi1_port=OffChipFlash\ncore_clock=500e6\n" + line + "\n";
+  };
+  for (const std::string line :
+       {"core_clock=0", "core_clock=-1e9", "core_clock=1e-300", "Sram_clock_scale=0", "OffChipFlash_clock_scale=-0.5",
+        "Sram_burst_length=-32", "Sram_read_latency=-1", "OffChipFlash_write_latency=1000000"}) {
+    BOOST_TEST_CONTEXT(line) {
+      // core_clock set twice is its own error (line 5); each other line is refused for its value.
+      const std::string text = line.starts_with("core_clock")
+                                   ? "[System_Config.S]\naxi0_port=Sram\naxi1_port=OffChipFlash\n" + line + "\n"
+                                   : systemWith(line);
+      const int expectedLine = line.starts_with("core_clock") ? 4 : 5;
+      BOOST_TEST(throwsConfigErrorAt(
+          [&] { (void)ethosu::readSystemConfig(ethosu::VelaIniFile::parse(text, "x.ini"), "S"); }, expectedLine));
+      BOOST_TEST(throwsConfigErrorMentioning(
+          [&] { (void)ethosu::readSystemConfig(ethosu::VelaIniFile::parse(text, "x.ini"), "S"); }, "out of range"));
+    }
+  }
+  BOOST_TEST(throwsConfigErrorMentioning(
+      [] {
+        const auto ini = ethosu::VelaIniFile::parse("[System_Config.S]\naxi0_port=Sram\naxi1_port=Dram\n", "x.ini");
+        (void)ethosu::readSystemConfig(ini, "S");
+      },
+      "core_clock is missing"));
+  BOOST_TEST(throwsConfigErrorAt(
+      [] {
+        const auto ini =
+            ethosu::VelaIniFile::parse("[Memory_Mode.M]\nconst_mem_area=Axi1\narena_cache_size=-1\n", "x.ini");
+        (void)ethosu::readMemoryMode(ini, "M");
+      },
+      3));
 }
 
 BOOST_AUTO_TEST_CASE(later_files_override_earlier_ones) {

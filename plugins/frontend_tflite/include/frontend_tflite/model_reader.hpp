@@ -51,7 +51,7 @@ namespace npu::tflite_frontend {
 /// stem becomes the graph name); nothing is read from disk.
 [[nodiscard]] Graph readModel(std::span<const std::uint8_t> bytes, const std::filesystem::path& sourcePath);
 
-/// Reads a .tflite file.
+/// Reads a .tflite file (a regular file of at most npu::kMaxModelFileBytes; anything else is a Usage error).
 [[nodiscard]] Graph readModelFile(const std::filesystem::path& file);
 
 } // namespace npu::tflite_frontend

@@ -60,6 +60,7 @@ struct MemoryMode {
   AxiPort arenaPort = AxiPort::Axi0;          ///< arena_mem_area
   AxiPort cachePort = AxiPort::Axi0;          ///< cache_mem_area
   std::optional<std::int64_t> arenaCacheSize; ///< nullopt: the whole address space of the NPU
+  npu::SourceLocation arenaCacheSizeLocation; ///< where arena_cache_size is set, for errors
 
   [[nodiscard]] bool sameSettings(const MemoryMode& other) const;
 };
@@ -76,6 +77,7 @@ inline constexpr std::string_view kInternalDefault = "internal-default";
 struct ConfigOrigin {
   npu::SourceLocation system;
   npu::SourceLocation memoryMode;
+  npu::SourceLocation arenaCacheSize; ///< of the arena_cache_size override, when one is given
 };
 
 /// The memory system of a variant in a system config and memory mode, derived as Vela's

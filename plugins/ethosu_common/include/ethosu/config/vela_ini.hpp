@@ -19,7 +19,8 @@ namespace ethosu {
 
 class VelaIniFile {
 public:
-  /// Parses one file's text; throws a Config error at file:line for malformed lines.
+  /// Parses one file's text; throws a Config error at file:line for malformed lines, unknown sections
+  /// and keys Vela does not read (a misspelt key is an error, not a silent default).
   static VelaIniFile parse(std::string_view text, const std::string& fileName);
   static VelaIniFile load(const std::filesystem::path& file);
   /// Adds the sections of another file; like ConfigParser.read of several files, later values win.
@@ -46,6 +47,7 @@ private:
     npu::SourceLocation location;
     std::map<std::string, Entry, std::less<>> entries; ///< keys lower-cased
   };
+  void requireKnownKeys() const;
   [[nodiscard]] const Section* findSection(std::string_view name) const;
   [[nodiscard]] const Entry* find(std::string_view section, std::string_view key, int depth) const;
 
@@ -53,7 +55,8 @@ private:
   Section defaults_;
 };
 
-/// Reads [System_Config.NAME] as Vela 3.10 does (keys of the two port memories only).
+/// Reads [System_Config.NAME] as Vela 3.10 does (keys of the two port memories only), except that
+/// core_clock is required and every number must lie in its range (config_values.hpp).
 [[nodiscard]] SystemConfig readSystemConfig(const VelaIniFile& file, std::string_view name);
 /// Reads [Memory_Mode.NAME].
 [[nodiscard]] MemoryMode readMemoryMode(const VelaIniFile& file, std::string_view name);
