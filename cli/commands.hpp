@@ -13,5 +13,6 @@ int inspectCommand(const std::vector<std::string>& arguments);
 int validateCommand(const std::vector<std::string>& arguments);
 int pluginsCommand(const std::vector<std::string>& arguments);
 int conformanceCommand(const std::vector<std::string>& arguments);
+int velaCommand(const std::vector<std::string>& arguments);
 
 } // namespace npu::cli

@@ -21,6 +21,7 @@ commands:
   validate PIPELINE                  check a pipeline file and print it fully resolved
   plugins                            list the plugins found and why any were refused
   conformance ACCELERATOR...         check accelerator plugins against the contract schedulers rely on
+  vela NETWORK [Vela options]        compile as Vela 3.10 does, with Vela's options and output files
 
 options:
   -h, --help                         help (also after a command)
@@ -34,6 +35,7 @@ int dispatch(int argc, char** argv) {
       {"run", npu::cli::runCommand},           {"compare", npu::cli::compareCommand},
       {"inspect", npu::cli::inspectCommand},   {"validate", npu::cli::validateCommand},
       {"plugins", npu::cli::pluginsCommand},   {"conformance", npu::cli::conformanceCommand},
+      {"vela", npu::cli::velaCommand},
   };
   if (argc < 2) {
     std::cerr << kUsage;
@@ -51,7 +53,7 @@ int dispatch(int argc, char** argv) {
   const auto it = commands.find(command);
   if (it == commands.end()) {
     throw npu::Error(npu::ErrorKind::Usage, "unknown command '" + command + "'", {},
-                     "commands: run, compare, inspect, validate, plugins, conformance (see --help)");
+                     "commands: run, compare, inspect, validate, plugins, conformance, vela (see --help)");
   }
   return it->second(std::vector<std::string>(argv + 2, argv + argc));
 }
