@@ -51,7 +51,10 @@ int writeSupportedOperators(const VelaOptions& options, PluginHost& host) {
   VelaOptions defaults = options;
   defaults.configFiles.clear();
   defaults.systemConfig = defaults.memoryMode = "internal-default";
-  const ResolvedPipeline pipeline = resolvePipeline(velaPipelineSpec(defaults, host), host, defaultConfigSearchPath());
+  PipelineSpec spec = velaPipelineSpec(defaults, host);
+  spec.accelerator->system.clear(); // the plugin's own defaults: the checks do not depend on the system
+  spec.accelerator->memoryMode.clear();
+  const ResolvedPipeline pipeline = resolvePipeline(spec, host, defaultConfigSearchPath());
   const auto accelerator = pipeline.accelerator->implementation->create(pipeline.accelerator->config);
   const SupportedOperatorsReport report{options.acceleratorConfig,
                                         pipeline.accelerator->plugin + " " + pipeline.accelerator->pluginVersion,

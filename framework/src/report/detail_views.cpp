@@ -42,7 +42,7 @@ std::string renderConfigurationText(const NetworkReport& report) {
   for (int areaIndex = 1; areaIndex < kMemoryAreaCount; ++areaIndex) {
     const auto area = static_cast<MemoryArea>(areaIndex);
     const MemoryProperties& properties = memory.area(area);
-    if (!properties.present) {
+    if (!properties.present || area == MemoryArea::Shram) { // Shram is inside the accelerator
       continue;
     }
     const std::string name(nameOf(area));
