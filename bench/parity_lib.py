@@ -163,13 +163,13 @@ def our_operations(report: dict) -> Dict[str, dict]:
     operations = {}
     for layer in report.get("layers", []):
         block = layer["block_config"]
-        ofm_block, ifm_block = block["ofm_block"], block["ifm_block"]
+        ofm_block, ifm_block = block["ofm_block_nhwc"], block["ifm_block_nhwc"]
         weights = layer.get("weights") or {}
         operations[layer["name"]] = {
             "block": [ofm_block[1], ofm_block[2], ifm_block[3], ofm_block[3]],
-            "ofm_stripe": layer["ofm_stripe"],
+            "ofm_stripe": layer["ofm_stripe_nhwc"],
             "cascade": layer["cascade"],
-            "buffers": list(weights.get("buffers", [])),
+            "buffers": list(weights.get("buffer_bytes", [])),
             "strategy": layer.get("strategy", ""),
         }
     return operations

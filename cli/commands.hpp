@@ -14,5 +14,6 @@ int validateCommand(const std::vector<std::string>& arguments);
 int pluginsCommand(const std::vector<std::string>& arguments);
 int conformanceCommand(const std::vector<std::string>& arguments);
 int sweepCommand(const std::vector<std::string>& arguments);
+int velaCommand(const std::vector<std::string>& arguments);
 
 } // namespace npu::cli

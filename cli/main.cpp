@@ -23,6 +23,7 @@ commands:
   conformance ACCELERATOR...         check accelerator plugins against the contract schedulers rely on
   sweep SWEEP [-o DIR]               compile many networks x many configurations (resumable, sharded,
                                      Slurm job arrays): one table, JSON and HTML with the Pareto front
+  vela NETWORK [Vela options]        compile as Vela 3.10 does, with Vela's options and output files
 
 options:
   -h, --help                         help (also after a command)
@@ -37,6 +38,7 @@ int dispatch(int argc, char** argv) {
       {"inspect", npu::cli::inspectCommand}, {"validate", npu::cli::validateCommand},
       {"plugins", npu::cli::pluginsCommand}, {"conformance", npu::cli::conformanceCommand},
       {"sweep", npu::cli::sweepCommand},
+      {"vela", npu::cli::velaCommand},
   };
   if (argc < 2) {
     std::cerr << kUsage;
@@ -54,7 +56,7 @@ int dispatch(int argc, char** argv) {
   const auto it = commands.find(command);
   if (it == commands.end()) {
     throw npu::Error(npu::ErrorKind::Usage, "unknown command '" + command + "'", {},
-                     "commands: run, compare, inspect, validate, plugins, conformance, sweep (see --help)");
+                     "commands: run, compare, inspect, validate, plugins, conformance, sweep, vela (see --help)");
   }
   return it->second(std::vector<std::string>(argv + 2, argv + argc));
 }

@@ -11,11 +11,6 @@ namespace npu::cli {
 
 namespace {
 
-struct PendingFile {
-  std::filesystem::path path;
-  std::string content;
-};
-
 void removeAll(const std::vector<std::filesystem::path>& files) {
   for (const auto& file : files) {
     std::error_code ignored;
@@ -23,9 +18,10 @@ void removeAll(const std::vector<std::filesystem::path>& files) {
   }
 }
 
-/// Writes every file under a temporary name, then renames them all; on failure removes everything.
-std::vector<std::filesystem::path> commitFiles(const std::vector<PendingFile>& pending,
-                                               const std::filesystem::path& directory) {
+} // namespace
+
+std::vector<std::filesystem::path> writeFilesAtomically(const std::vector<PendingFile>& pending,
+                                                        const std::filesystem::path& directory) {
   std::error_code error;
   std::filesystem::create_directories(directory, error);
   if (error) {
@@ -59,8 +55,6 @@ std::vector<std::filesystem::path> commitFiles(const std::vector<PendingFile>& p
   return written;
 }
 
-} // namespace
-
 std::vector<std::filesystem::path> writeComparisonFiles(const Comparison& comparison,
                                                         const std::filesystem::path& directory) {
   std::vector<PendingFile> pending;
@@ -71,7 +65,7 @@ std::vector<std::filesystem::path> writeComparisonFiles(const Comparison& compar
     }
   }
   pending.push_back({directory / "compare.html", renderComparisonHtml(comparison)});
-  return commitFiles(pending, directory);
+  return writeFilesAtomically(pending, directory);
 }
 
 std::vector<std::filesystem::path> writeReportFiles(const NetworkReport& report,
@@ -99,7 +93,7 @@ std::vector<std::filesystem::path> writeReportFiles(const NetworkReport& report,
   if (model != nullptr) {
     pending.push_back({directory / model->fileName, std::string(model->bytes.begin(), model->bytes.end())});
   }
-  return commitFiles(pending, directory);
+  return writeFilesAtomically(pending, directory);
 }
 
 } // namespace npu::cli

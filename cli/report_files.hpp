@@ -6,9 +6,21 @@
 #include "npu/report/report.hpp"
 
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace npu::cli {
+
+/// A file to write and its content.
+struct PendingFile {
+  std::filesystem::path path;
+  std::string content;
+};
+
+/// Writes every file under a temporary name, then renames them all into place; on failure removes
+/// everything, so nothing half-written is left behind. Creates the directory. Returns the files written.
+std::vector<std::filesystem::path> writeFilesAtomically(const std::vector<PendingFile>& files,
+                                                        const std::filesystem::path& directory);
 
 /// Writes the report in the given formats into the directory, named like Vela's files
 /// (<network>_summary_<system>.csv, <network>_per-layer.csv) plus <network>.txt/.json/.html, and the

@@ -23,6 +23,9 @@ int runCommand(const std::vector<std::string>& arguments) {
   int threads = 0;
   bool quiet = false;
   bool verboseAllocation = false;
+  bool verboseConfig = false;
+  bool verboseSchedule = false;
+  bool timing = false;
   po::options_description options("run options");
   addCommonOptions(options, common);
   options.add_options()("pipeline", po::value(&pipelineFile), "pipeline YAML file")(
@@ -32,7 +35,13 @@ int runCommand(const std::vector<std::string>& arguments) {
       "threads", po::value(&threads), "worker threads for the schedulers (1 to 4 per core; default: all cores)")(
       "quiet,q", po::bool_switch(&quiet), "do not print the text report")(
       "verbose-allocation", po::bool_switch(&verboseAllocation),
-      "print where every buffer was placed, memory by memory (as Vela's --verbose-allocation)");
+      "print where every buffer was placed, memory by memory (as Vela's --verbose-allocation)")(
+      "verbose-config", po::bool_switch(&verboseConfig),
+      "print the resolved clocks, bandwidths, latencies and memory placement (as Vela's --verbose-config)")(
+      "verbose-schedule", po::bool_switch(&verboseSchedule),
+      "print the schedule operation by operation (as Vela's --verbose-schedule)")(
+      "timing", po::bool_switch(&timing),
+      "print the time each stage took, and add it to the JSON report (as Vela's --timing)");
   po::positional_options_description positional;
   positional.add("pipeline", 1).add("model", 1);
   const po::variables_map values = parseArguments(arguments, options, positional);
@@ -63,15 +72,27 @@ int runCommand(const std::vector<std::string>& arguments) {
     std::cout << "compiled " << compilation.lowered.name << ": the pipeline has no scheduler, nothing to report\n";
     return 0;
   }
-  const NetworkReport& report = *compilation.report;
+  NetworkReport report = *compilation.report;
+  if (timing) {
+    report.stageTimes = compilation.stageTimes;
+  }
   if (!outputDir.empty()) {
     writeReportFiles(report, pipeline.report.formats, outputDir, compilation.output ? &*compilation.output : nullptr);
   }
+  if (verboseConfig) {
+    std::cout << renderConfigurationText(report);
+  }
+  if (verboseSchedule) {
+    std::cout << renderScheduleText(report);
+  }
   if (verboseAllocation) {
-    std::cout << renderAllocation(compilation.addresses);
+    std::cout << renderAllocationText(report.allocation);
   }
   if (!quiet) {
     std::cout << renderTextReport(report);
+  }
+  if (timing) {
+    std::cout << renderStageTimesText(report.stageTimes);
   }
   return 0;
 }

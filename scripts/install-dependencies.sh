@@ -7,7 +7,7 @@ packages=(
   libboost-dev libboost-program-options-dev libboost-filesystem-dev libboost-graph-dev libboost-test-dev
   flatbuffers-compiler libflatbuffers-dev
   libtbb-dev libyaml-cpp-dev
-  python3 python3-dev python3-pybind11 dpkg-dev
+  python3 python3-dev python3-pybind11 python3-jsonschema dpkg-dev
 )
 
 missing=()

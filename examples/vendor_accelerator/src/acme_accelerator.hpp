@@ -11,6 +11,8 @@ namespace acme {
 class Support final : public npu::OperatorSupport {
 public:
   npu::SupportVerdict check(const npu::Subgraph& subgraph, const npu::Operation& op) const override;
+  /// The same rules as data, for `npu-pipeline vela --supported-ops-report`.
+  std::vector<npu::SupportedOperatorType> describe() const override;
 };
 
 class Layout final : public npu::TensorLayout {

@@ -1,24 +1,23 @@
 #include "acme_accelerator.hpp"
 
+#include <algorithm>
+#include <array>
 #include <string>
 
 namespace acme {
 
 namespace {
 
+constexpr std::array kSupportedTypes{npu::OpType::Conv2DBias,
+                                     npu::OpType::DepthwiseConv2DBias,
+                                     npu::OpType::FullyConnected,
+                                     npu::OpType::MaxPool,
+                                     npu::OpType::AvgPool,
+                                     npu::OpType::Add,
+                                     npu::OpType::Mul};
+
 bool isSupportedType(npu::OpType type) {
-  switch (type) {
-  case npu::OpType::Conv2DBias:
-  case npu::OpType::DepthwiseConv2DBias:
-  case npu::OpType::FullyConnected:
-  case npu::OpType::MaxPool:
-  case npu::OpType::AvgPool:
-  case npu::OpType::Add:
-  case npu::OpType::Mul:
-    return true;
-  default:
-    return false;
-  }
+  return std::find(kSupportedTypes.begin(), kSupportedTypes.end(), type) != kSupportedTypes.end();
 }
 
 npu::SupportVerdict reject(std::string constraint, std::string reason) {
@@ -62,6 +61,25 @@ npu::SupportVerdict Support::check(const npu::Subgraph& subgraph, const npu::Ope
     return reject("broadcast", "both inputs of " + std::string(npu::nameOf(op.type)) + " must have the same shape");
   }
   return {};
+}
+
+std::vector<npu::SupportedOperatorType> Support::describe() const {
+  const std::vector<npu::SupportConstraint> generic{
+      {"int8_only", "feature maps must be int8"},
+      {"constant_weights", "weights must be constant"},
+      {"kernel_size", "kernels up to " + std::to_string(kMaxKernel) + "x" + std::to_string(kMaxKernel)},
+      {"stride", "strides up to " + std::to_string(kMaxStride)},
+      {"dilation", "no dilation"},
+  };
+  std::vector<npu::SupportedOperatorType> types;
+  for (const npu::OpType type : kSupportedTypes) {
+    npu::SupportedOperatorType entry{std::string(npu::nameOf(type)), generic};
+    if (npu::isBinaryElementwise(type)) {
+      entry.constraints.push_back({"broadcast", "both inputs must have the same shape"});
+    }
+    types.push_back(std::move(entry));
+  }
+  return types;
 }
 
 } // namespace acme

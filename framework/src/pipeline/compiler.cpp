@@ -8,6 +8,7 @@
 #include "npu/plugin/scheduler.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
 #include <tuple>
@@ -15,6 +16,21 @@
 namespace npu {
 
 namespace {
+
+/// Records how long a stage takes, from construction to stop().
+class StageClock {
+public:
+  StageClock(std::vector<StageTime>& times, std::string stage) : times_(times), stage_(std::move(stage)) {}
+  void stop() {
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
+    times_.push_back({stage_, elapsed.count()});
+  }
+
+private:
+  std::vector<StageTime>& times_;
+  std::string stage_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
 
 template <typename Interface>
 const Interface* stagePlugin(const ResolvedPipeline& pipeline, PluginKind kind) {
@@ -497,7 +513,9 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
   }
   Compilation result;
   progress.begin("reading " + model.filename().string(), 0);
+  StageClock reading(result.stageTimes, "reading");
   result.input = static_cast<const FrontendPlugin*>(frontendStage->implementation)->read(model, frontendStage->options);
+  reading.stop();
   progress.end();
 
   std::unique_ptr<Accelerator> accelerator;
@@ -507,8 +525,10 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
   result.lowered = result.input;
   if (const auto* lowering = stagePlugin<LoweringPlugin>(pipeline, PluginKind::Lowering)) {
     progress.begin("lowering", 0);
+    StageClock loweringClock(result.stageTimes, "lowering");
     result.lowered = lowering->lower(result.input, *accelerator, pipeline.stage(PluginKind::Lowering)->options);
     requireValidGraph(result.lowered, "lowering");
+    loweringClock.stop();
     progress.end();
   } else if (accelerator) {
     placeByAccelerator(result.lowered, *accelerator);
@@ -538,6 +558,7 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
                         "cascades and buffers within the limit");
     }
   };
+  StageClock scheduling(result.stageTimes, "scheduling");
   for (const NpuRegion& region : findNpuRegions(result.lowered)) {
     const Subgraph& subgraph = result.lowered.subgraphs[static_cast<std::size_t>(region.subgraph)];
     ScheduleRequest request{result.lowered, region, *accelerator, pipeline.stage(PluginKind::Scheduler)->options,
@@ -558,26 +579,35 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
     }
     result.schedules.push_back(std::move(schedule));
   }
+  scheduling.stop();
   progress.begin("allocating", 0);
+  StageClock allocating(result.stageTimes, "allocating");
   MemoryPeak fastStoragePeak;
   const auto peaks = allocateNetwork(result.lowered, result.schedules, result.allocations, result.addresses, *allocator,
                                      pipeline.stage(PluginKind::Allocator)->options, *accelerator, fastStoragePeak);
   requireWithinLimit(fastStoragePeak.bytes, fastStoragePeak.operation);
+  allocating.stop();
   progress.end();
   progress.begin("evaluating", 0);
+  StageClock evaluating(result.stageTimes, "evaluating");
   result.report = evaluateNetwork(result.lowered, result.schedules, result.allocations, *accelerator);
   for (std::size_t area = 0; area < peaks.size(); ++area) {
     result.report->memoryUsed[area] = std::max(result.report->memoryUsed[area], peaks[area]);
   }
   result.report->pipelineYaml = pipeline.toYaml();
+  result.report->pipeline = pipeline.record();
+  result.report->allocation = result.addresses.entries;
   result.report->warnings = overflows;
+  evaluating.stop();
   progress.end();
   if (const auto* codegen = stagePlugin<CodegenPlugin>(pipeline, PluginKind::Codegen)) {
     progress.begin("generating code", 0);
+    StageClock generating(result.stageTimes, "generating code");
     const CodegenRequest request{result.input,       result.lowered, result.schedules,
                                  result.allocations, result.addresses, *accelerator,
                                  pipeline.stage(PluginKind::Codegen)->options, progress};
     result.output = codegen->generate(request);
+    generating.stop();
     progress.end();
     countGeneratedConstants(*result.output, result.addresses, accelerator->memory(), *result.report);
   }

@@ -83,6 +83,27 @@ std::string ResolvedPipeline::toYaml() const {
   return std::string(out.c_str()) + "\n";
 }
 
+PipelineRecord ResolvedPipeline::record() const {
+  PipelineRecord record;
+  record.name = name;
+  record.description = description;
+  if (accelerator) {
+    record.acceleratorPlugin = accelerator->plugin;
+    record.acceleratorPluginVersion = accelerator->pluginVersion;
+    record.variant = accelerator->config.variant;
+    record.system = accelerator->config.system;
+    record.memoryMode = accelerator->config.memoryMode;
+    record.acceleratorOptions = accelerator->config.options;
+  }
+  for (const auto& stage : stages) {
+    record.stages.push_back({std::string(nameOf(stage.kind)), stage.plugin, stage.pluginVersion, stage.options});
+  }
+  for (auto format : report.formats) {
+    record.reportFormats.emplace_back(nameOf(format));
+  }
+  return record;
+}
+
 ResolvedPipeline resolvePipeline(const PipelineSpec& spec, PluginHost& host,
                                  const std::vector<std::filesystem::path>& configSearchPath) {
   host.loadSearchPath(spec.pluginPath);

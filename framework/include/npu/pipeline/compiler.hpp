@@ -25,6 +25,7 @@ struct Compilation {
   NetworkAddresses addresses;          ///< every allocated tensor of the network
   std::optional<NetworkReport> report; ///< when the pipeline schedules
   std::optional<GeneratedModel> output; ///< when the pipeline has a codegen stage
+  std::vector<StageTime> stageTimes;    ///< wall-clock time of each stage that ran, in order
 };
 
 /// Runs the stages a resolved pipeline names on one model: frontend, lowering (or placement by the

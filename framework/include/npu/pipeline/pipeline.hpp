@@ -4,6 +4,7 @@
 #include "npu/core/diagnostics.hpp"
 #include "npu/plugin/accelerator.hpp"
 #include "npu/plugin/plugin.hpp"
+#include "npu/report/report.hpp"
 
 #include <filesystem>
 #include <map>
@@ -103,6 +104,8 @@ struct ResolvedPipeline {
   [[nodiscard]] const ResolvedStage* stage(PluginKind kind) const;
   /// The pipeline as YAML with plugin versions and every option value (re-runnable as a pipeline).
   [[nodiscard]] std::string toYaml() const;
+  /// The same as data, for reports.
+  [[nodiscard]] PipelineRecord record() const;
 };
 
 /// Resolves plugins (loading the spec's plugin directories into the host first) and options.

@@ -79,11 +79,26 @@ struct SupportVerdict {
   std::string reason;     ///< sentence for users, e.g. "Stride values for both width and height must be..."
 };
 
+/// One rule an operation must meet to run on the accelerator, as a supported-operators report lists it.
+struct SupportConstraint {
+  std::string id;          ///< the short name SupportVerdict::constraint uses, e.g. "stride_range"
+  std::string description; ///< the rule in words
+};
+
+/// An operation type the accelerator can run and the rules it must meet, in the order they are checked.
+struct SupportedOperatorType {
+  std::string operatorType; ///< the IR operation type's name, e.g. "Conv2DBias"
+  std::vector<SupportConstraint> constraints;
+};
+
 class NPU_API OperatorSupport {
 public:
   virtual ~OperatorSupport() = default;
   /// Checks one operation of a (lowered or input) subgraph.
   [[nodiscard]] virtual SupportVerdict check(const Subgraph& subgraph, const Operation& op) const = 0;
+  /// The tables check() works from, for a supported-operators report; empty when the plugin does not
+  /// describe its checks.
+  [[nodiscard]] virtual std::vector<SupportedOperatorType> describe() const { return {}; }
 };
 
 /// Storage rules for feature maps.

@@ -3,6 +3,8 @@
 #include "npu/core/api.hpp"
 #include "npu/ir/graph.hpp"
 #include "npu/plugin/accelerator.hpp"
+#include "npu/plugin/codegen.hpp"
+#include "npu/plugin/options.hpp"
 #include "npu/plugin/performance.hpp"
 #include "npu/schedule/schedule.hpp"
 
@@ -26,10 +28,37 @@ struct LayerReport {
   std::int64_t memoryUsage = 0; ///< fast-storage bytes live while the operation runs
 };
 
+/// The resolved pipeline that produced a report, as data (the JSON report writes it as an object).
+struct PipelineRecord {
+  struct Stage {
+    std::string kind; ///< "frontend", "scheduler", ...
+    std::string plugin;
+    std::string pluginVersion;
+    OptionValues options;
+  };
+  std::string name;
+  std::string description;
+  std::string acceleratorPlugin; ///< empty when the pipeline has no accelerator
+  std::string acceleratorPluginVersion;
+  std::string variant;
+  std::string system;
+  std::string memoryMode;
+  OptionValues acceleratorOptions;
+  std::vector<Stage> stages;
+  std::vector<std::string> reportFormats;
+};
+
+/// Wall-clock time one stage of a compilation took.
+struct StageTime {
+  std::string stage; ///< "reading", "lowering", "scheduling", "allocating", "evaluating", "generating code"
+  double seconds = 0.0;
+};
+
 /// Final figures of a whole network: what every report format prints.
 struct NetworkReport {
   std::string network;
   std::string pipelineYaml; ///< the resolved pipeline that produced the report
+  PipelineRecord pipeline;  ///< the same, as data
   AcceleratorInfo accelerator;
   MemorySystem memory;
   std::vector<LayerReport> layers;
@@ -44,6 +73,11 @@ struct NetworkReport {
   /// What the user must know about the result: e.g. a schedule over its SRAM limit (on_sram_overflow:
   /// warn). Every report format shows them.
   std::vector<std::string> warnings;
+  /// Where every buffer of the network was placed, with its live range (the allocation).
+  std::vector<AllocationEntry> allocation;
+  /// Time per compilation stage; empty unless the caller asked for it (times differ run to run, and the
+  /// reports are otherwise byte-identical for identical input).
+  std::vector<StageTime> stageTimes;
 
   [[nodiscard]] double totalCycles() const { return total.cycle(CycleComponent::Total); }
   [[nodiscard]] double inferenceSeconds() const {

@@ -33,6 +33,8 @@ struct Constraint {
 [[nodiscard]] std::span<const Constraint* const> npuConstraintsFor(npu::OpType type);
 /// Whether the type is one Vela places on the NPU at all (TFLiteSupportedOperators.supported_operators).
 [[nodiscard]] bool isNpuOperatorType(npu::OpType type);
+/// The types isNpuOperatorType accepts, in Vela's order.
+[[nodiscard]] std::span<const npu::OpType> npuOperatorTypes();
 /// Operations Vela never checks (graph inputs and constants).
 [[nodiscard]] bool isGraphPlaceholder(npu::OpType type);
 

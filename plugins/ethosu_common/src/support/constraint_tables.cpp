@@ -244,6 +244,8 @@ bool isNpuOperatorType(OpType type) {
   return std::find(kNpuOperatorTypes.begin(), kNpuOperatorTypes.end(), type) != kNpuOperatorTypes.end();
 }
 
+std::span<const OpType> npuOperatorTypes() { return {kNpuOperatorTypes.begin(), kNpuOperatorTypes.size()}; }
+
 bool isGraphPlaceholder(OpType type) {
   return type == OpType::Placeholder || type == OpType::SubgraphInput || type == OpType::Const;
 }

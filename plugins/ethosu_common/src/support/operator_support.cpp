@@ -61,6 +61,21 @@ std::string flattened(const std::string& text, const std::string& separator) {
 
 } // namespace
 
+std::vector<npu::SupportedOperatorType> OperatorSupportChecker::describe() const {
+  std::vector<npu::SupportedOperatorType> types;
+  for (const OpType type : support::npuOperatorTypes()) {
+    npu::SupportedOperatorType entry{std::string(npu::nameOf(type)), {}};
+    for (const auto& table : {support::semanticConstraintsFor(type), support::npuConstraintsFor(type)}) {
+      for (const support::Constraint* constraint : table) {
+        entry.constraints.push_back(
+            {std::string(constraint->id), flattened(std::string(constraint->description), " ")});
+      }
+    }
+    types.push_back(std::move(entry));
+  }
+  return types;
+}
+
 std::string SupportDiagnosis::reason() const {
   if (supported) {
     return {};

@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ethosu {
 
@@ -79,6 +80,8 @@ public:
 
   /// Semantic checks, then the asymmetric-weights check, then the NPU constraints: Vela's placement.
   [[nodiscard]] npu::SupportVerdict check(const npu::Subgraph& subgraph, const npu::Operation& op) const override;
+  /// Per NPU operator type, the semantic checks then the NPU constraints, in the order check() runs them.
+  [[nodiscard]] std::vector<npu::SupportedOperatorType> describe() const override;
   [[nodiscard]] SupportDiagnosis diagnose(const npu::Subgraph& subgraph, const npu::Operation& op) const;
 
   /// Only tflite_model_semantic's checks (Vela runs them right after reading the model).
