@@ -50,6 +50,34 @@ BlockTraversal traversalFor(NpuBlockType blockType, int ifmDepth, int ifmBits, c
                                                                     : BlockTraversal::DepthFirst;
 }
 
+/// Whether Vela 2.1 keeps the feature map out of the brick format (its avoid_NHCWB16): an operation
+/// sees it in another shape, or writes or reads it at a depth offset that is not a multiple of 16
+/// (graph_optimiser.rewrite_concat_ops, rewrite_split_ops, remove_reshapes). Other reasons to store a
+/// feature map linearly (a subgraph boundary, a CPU neighbour) leave its bursts judged as brick.
+bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
+  const npu::Tensor* tensor = subgraph.findTensor(id);
+  if (tensor == nullptr) {
+    return false;
+  }
+  const npu::Shape4 shape = npu::Shape4::fromShape(tensor->shape);
+  const auto unaligned = [](const std::optional<npu::Shape4>& offset) { return offset && offset->depth % 16 != 0; };
+  for (const npu::Operation& op : subgraph.operations) {
+    if (op.placement != npu::Placement::Npu) {
+      continue;
+    }
+    if (op.ofm() == id && (unaligned(op.writeOffset) || (!op.ofmShapes.empty() && op.ofmShapes.front() != shape))) {
+      return true;
+    }
+    for (std::size_t slot = 0; slot < 2; ++slot) {
+      if ((slot == 0 ? op.ifm() : op.ifm2()) == id &&
+          (unaligned(op.readOffsets[slot]) || (op.ifmShapes.size() > slot && op.ifmShapes[slot] != shape))) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 std::optional<double> firstScale(const npu::Tensor* tensor) {
   if (tensor == nullptr || tensor->quantisation.scale.empty()) {
     return std::nullopt;
@@ -128,11 +156,15 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
     npuCycles = outputCycles(arch, query, ofmShape.elements(), false, ofmBlock);
   }
 
-  // Outputs.
+  // Outputs: the burst estimate counts the bytes of the format it judges (a brick-format OFM rounded
+  // up to 16 channels) while the byte count keeps the stored format's.
   const double ofmBytes = featureMapBytes(query.ofm);
+  const npu::TensorFormat ofmBurstFormat = query.ofmBurstFormat.value_or(query.ofm.format);
+  npu::FeatureMapQuery ofmAsJudged = query.ofm;
+  ofmAsJudged.format = ofmBurstFormat;
   add(query.ofm.area, TensorPurpose::FeatureMap, AccessDirection::Write, ofmBytes,
-      transferEfficiencyBytes(arch, query.ofm.area, false, query.ofmBurstFormat.value_or(query.ofm.format),
-                              npu::bytesOf(query.ofm.type), ofmShape, ofmBlock, ofmBytes));
+      transferEfficiencyBytes(arch, query.ofm.area, false, ofmBurstFormat, npu::bytesOf(query.ofm.type), ofmShape,
+                              ofmBlock, featureMapBytes(ofmAsJudged)));
 
   // Weights: copied once by DMA into their buffer and read from it per OFM block, or read in place.
   double dmaBytes = 0.0;
@@ -225,12 +257,21 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   query.ifm = cost.ifm;
   query.ifm2 = cost.ifm2;
   query.ofm = cost.ofm;
-  // npu_performance.estimate_memory_transfer_efficiency: bursts as in the format the lowering allows
-  // (brick unless the feature map must stay linear), whatever the format it is stored in now.
+  // npu_performance.estimate_memory_transfer_efficiency judges bursts in the brick format unless the
+  // feature map avoids it (avoid_NHCWB16), whatever the format it is stored in.
   const auto allowedFormat = [&](npu::TensorId tensor) -> std::optional<npu::TensorFormat> {
     const npu::Tensor* t = subgraph.findTensor(tensor);
-    return t != nullptr && t->purpose == npu::TensorPurpose::FeatureMap ? std::optional(t->format) : std::nullopt;
+    if (t == nullptr || t->purpose != npu::TensorPurpose::FeatureMap) {
+      return std::nullopt;
+    }
+    return t->format == npu::TensorFormat::NHCWB16 || !avoidsBrickFormat(subgraph, tensor) ? npu::TensorFormat::NHCWB16
+                                                                                           : npu::TensorFormat::NHWC;
   };
+  // Vela 2.1 lowers a concatenation into copies that each see the whole output as their OFM
+  // (graph_optimiser.rewrite_concat_ops): every copy is costed as writing all of it.
+  if (op.attributes.getOr<std::string>("memory_function", "") == "ConcatSliceWrite") {
+    query.ofm.shape = subgraph.ofmShape(op);
+  }
   query.ifmBurstFormat = allowedFormat(cost.reversedOperands ? op.ifm2() : op.ifm());
   query.ifm2BurstFormat = allowedFormat(cost.reversedOperands ? op.ifm() : op.ifm2());
   query.ofmBurstFormat = allowedFormat(op.ofm());
