@@ -3,8 +3,8 @@
 #include "npu/core/api.hpp"
 #include "npu/core/shape.hpp"
 #include "npu/ir/graph.hpp"
-#include "npu/plugin/plugin.hpp"
 #include "npu/plugin/performance.hpp"
+#include "npu/plugin/plugin.hpp"
 
 #include <array>
 #include <cstdint>
@@ -22,9 +22,9 @@ namespace npu {
 // ---------------------------------------------------------------------------------------------------
 
 struct AcceleratorInfo {
-  std::string variant;      ///< e.g. "ethos-u55-128"
-  std::string displayName;  ///< e.g. "Ethos_U55_128" (Vela's spelling, used in report file names)
-  int macsPerCycle = 0;     ///< per core
+  std::string variant;     ///< e.g. "ethos-u55-128"
+  std::string displayName; ///< e.g. "Ethos_U55_128" (Vela's spelling, used in report file names)
+  int macsPerCycle = 0;    ///< per core
   int cores = 1;
   Shape4 ofmMicroBlock{1, 1, 1, 1}; ///< smallest unit of output the hardware produces
   Shape4 ifmMicroBlock{1, 1, 1, 1};
@@ -36,11 +36,11 @@ struct AcceleratorInfo {
 /// Bandwidth and latency of one memory as seen from the accelerator.
 struct MemoryProperties {
   bool present = false;
-  double clockScale = 1.0;              ///< memory clock relative to the core clock
-  double bandwidthBytesPerCycle = 0.0;  ///< in core cycles (already scaled)
-  int readLatency = 0;                  ///< core cycles
+  double clockScale = 1.0;             ///< memory clock relative to the core clock
+  double bandwidthBytesPerCycle = 0.0; ///< in core cycles (already scaled)
+  int readLatency = 0;                 ///< core cycles
   int writeLatency = 0;
-  int burstLength = 1;                  ///< bytes
+  int burstLength = 1; ///< bytes
 };
 
 /// The system around the accelerator: clocks, memories and where each kind of data lives.
@@ -49,14 +49,14 @@ struct MemorySystem {
   std::string memoryMode; ///< e.g. "Shared_Sram"
   double coreClockHz = 0.0;
   std::array<MemoryProperties, kMemoryAreaCount> areas{}; ///< indexed by MemoryArea
-  MemoryArea constantArea = MemoryArea::Unknown;    ///< permanent storage of weights and constants
-  MemoryArea featureMapArea = MemoryArea::Unknown;  ///< where feature maps live by default
-  MemoryArea fastStorageArea = MemoryArea::Unknown; ///< staging memory for buffering (the "arena cache")
-  std::int64_t arenaCacheSize = 0;                  ///< bytes of fast storage the schedule may use
+  MemoryArea constantArea = MemoryArea::Unknown;          ///< permanent storage of weights and constants
+  MemoryArea featureMapArea = MemoryArea::Unknown;        ///< where feature maps live by default
+  MemoryArea fastStorageArea = MemoryArea::Unknown;       ///< staging memory for buffering (the "arena cache")
+  std::int64_t arenaCacheSize = 0;                        ///< bytes of fast storage the schedule may use
   /// A schedule that needs more fast storage than arenaCacheSize: a compile error (the default), or,
   /// as Vela 3.10 does, the schedule anyway with a warning in every report.
   bool warnOnFastStorageOverflow = false;
-  std::int64_t allocationAlignment = 16;            ///< bytes; every buffer address is a multiple
+  std::int64_t allocationAlignment = 16; ///< bytes; every buffer address is a multiple
 
   [[nodiscard]] const MemoryProperties& area(MemoryArea memory) const {
     return areas[static_cast<std::size_t>(memory)];
@@ -133,19 +133,19 @@ public:
 struct EncodedWeightSlice {
   int depthStart = 0;
   int depthEnd = 0;
-  std::int64_t offset = 0;                ///< byte offset of the slice in the whole stream
-  std::int64_t bytes = 0;                 ///< bytes of the slice (all cores, weights and scales)
-  std::vector<std::int64_t> coreBytes;    ///< bytes per core, each already padded as streamed
+  std::int64_t offset = 0;                  ///< byte offset of the slice in the whole stream
+  std::int64_t bytes = 0;                   ///< bytes of the slice (all cores, weights and scales)
+  std::vector<std::int64_t> coreBytes;      ///< bytes per core, each already padded as streamed
   std::vector<std::int64_t> coreScaleBytes; ///< of which scale/bias bytes, per core
 };
 
 /// Weights of one operation encoded for the accelerator with a given OFM depth slicing.
 struct EncodedWeights {
-  std::int64_t totalBytes = 0;       ///< length of the whole stream (what is stored in memory)
-  std::int64_t scaleBytes = 0;       ///< of which scales and biases
-  std::int64_t originalBytes = 0;    ///< the unencoded weights
+  std::int64_t totalBytes = 0;    ///< length of the whole stream (what is stored in memory)
+  std::int64_t scaleBytes = 0;    ///< of which scales and biases
+  std::int64_t originalBytes = 0; ///< the unencoded weights
   std::vector<EncodedWeightSlice> slices;
-  std::vector<std::uint8_t> stream;  ///< the encoded bytes, when requested
+  std::vector<std::uint8_t> stream; ///< the encoded bytes, when requested
 };
 
 class NPU_API WeightEncoder {
@@ -153,9 +153,8 @@ public:
   virtual ~WeightEncoder() = default;
   /// Encodes the weights (and biases/scales) of `op` for `block` and the depth slicing given as
   /// boundaries, e.g. {0, 16, 32}. Operations without weights give an empty result.
-  [[nodiscard]] virtual EncodedWeights encode(const Subgraph& subgraph, const Operation& op,
-                                              const BlockConfig& block, std::span<const int> depthSlices,
-                                              bool keepStream) const = 0;
+  [[nodiscard]] virtual EncodedWeights encode(const Subgraph& subgraph, const Operation& op, const BlockConfig& block,
+                                              std::span<const int> depthSlices, bool keepStream) const = 0;
 };
 
 /// Performance of operations: see performance.hpp for the query and result types.
@@ -174,6 +173,13 @@ public:
   /// purpose, MACs, given the memory homing and weight buffering the schedule chose.
   [[nodiscard]] virtual OperationPerformance estimate(const Subgraph& subgraph, const Operation& op,
                                                       const PerformanceContext& context) const = 0;
+  /// Memory traffic of an operation the CPU runs, for a model that counts it in the network's totals
+  /// (Vela 2.1 adds the memory-access cycles of its CPU passes; Vela 3.10 counts none). Feature maps are
+  /// in the memory system's feature-map area, constants in its constant area. Default: not counted.
+  [[nodiscard]] virtual std::optional<OperationPerformance> cpuOperation(const Subgraph& /*subgraph*/,
+                                                                         const Operation& /*op*/) const {
+    return std::nullopt;
+  }
 };
 
 // ---------------------------------------------------------------------------------------------------

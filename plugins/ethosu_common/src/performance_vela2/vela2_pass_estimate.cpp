@@ -50,10 +50,29 @@ BlockTraversal traversalFor(NpuBlockType blockType, int ifmDepth, int ifmBits, c
                                                                     : BlockTraversal::DepthFirst;
 }
 
-/// Whether Vela 2.1 keeps the feature map out of the brick format (its avoid_NHCWB16): an operation
-/// sees it in another shape, or writes or reads it at a depth offset that is not a multiple of 16
-/// (graph_optimiser.rewrite_concat_ops, rewrite_split_ops, remove_reshapes). Other reasons to store a
-/// feature map linearly (a subgraph boundary, a CPU neighbour) leave its bursts judged as brick.
+std::optional<double> firstScale(const npu::Tensor* tensor) {
+  if (tensor == nullptr || tensor->quantisation.scale.empty()) {
+    return std::nullopt;
+  }
+  return tensor->quantisation.scale.front();
+}
+
+/// Scale and bias bytes Vela 3.10's encoder interleaves with the weights of one depth slice per core.
+std::int64_t interleavedScaleBytes(int depth, int cores) {
+  std::int64_t bytes = 0;
+  for (int core = 0; core < cores; ++core) {
+    const int channels = (depth + cores - 1 - core) / cores;
+    bytes += npu::roundUp(std::int64_t{kScaleBiasBytesPerChannel} * channels, 16);
+  }
+  return bytes;
+}
+
+} // namespace
+
+// Vela 2.1 keeps a feature map out of the brick format (its avoid_NHCWB16) when an operation
+// sees it in another shape, or writes or reads it at a depth offset that is not a multiple of 16
+// (graph_optimiser.rewrite_concat_ops, rewrite_split_ops, remove_reshapes). Other reasons to store a
+// feature map linearly (a subgraph boundary, a CPU neighbour) leave its bursts judged as brick.
 bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
   const npu::Tensor* tensor = subgraph.findTensor(id);
   if (tensor == nullptr) {
@@ -77,25 +96,6 @@ bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
   }
   return false;
 }
-
-std::optional<double> firstScale(const npu::Tensor* tensor) {
-  if (tensor == nullptr || tensor->quantisation.scale.empty()) {
-    return std::nullopt;
-  }
-  return tensor->quantisation.scale.front();
-}
-
-/// Scale and bias bytes Vela 3.10's encoder interleaves with the weights of one depth slice per core.
-std::int64_t interleavedScaleBytes(int depth, int cores) {
-  std::int64_t bytes = 0;
-  for (int core = 0; core < cores; ++core) {
-    const int channels = (depth + cores - 1 - core) / cores;
-    bytes += npu::roundUp(std::int64_t{kScaleBiasBytesPerChannel} * channels, 16);
-  }
-  return bytes;
-}
-
-} // namespace
 
 std::int64_t passMacs(const PassQuery& query) {
   const NpuBlockType type = query.traits.blockType;
@@ -223,6 +223,11 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
     npuCycles += dmaBytes / arch.bandwidthPerCycle(*dmaSource);
   }
 
+  return withAccessCycles(arch, result, scaled, npuCycles);
+}
+
+npu::OperationPerformance withAccessCycles(const Architecture& arch, npu::OperationPerformance result,
+                                           const npu::OperationPerformance& scaled, double npuCycles) {
   // npu_performance.update_summary_cycles.
   const auto accessCycles = [&](MemoryArea area) {
     const double bandwidth = arch.bandwidthPerCycle(area);
