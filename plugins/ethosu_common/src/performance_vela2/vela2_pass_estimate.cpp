@@ -127,19 +127,18 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
   const npu::Shape4& ofmShape = query.ofm.shape;
   Block ofmBlock{std::min(query.ofmBlock.width, ofmShape.width), std::min(query.ofmBlock.height, ofmShape.height),
                  std::min(query.ofmBlock.depth, ofmShape.depth)};
-  Block ifmBlock = query.ofmBlock;
+  // Every NPU pass reads its inputs in the IFM block of its (clamped) OFM block, elementwise ones too.
+  const npu::Shape4& ifmShape = query.ifm.shape;
+  const int ifmDepth =
+      ifmBlockDepth(blockType, ifmShape.depth, npu::bitsOf(query.ifm.type), query.traversal, ofmBlock.depth);
+  Block ifmBlock = ifmBlockSize(arch, ifmDepth, ofmBlock, query.traits.kernel, query.traits.resampling);
+  ifmBlock.width = std::min(ifmBlock.width, ifmShape.width);
+  ifmBlock.height = std::min(ifmBlock.height, ifmShape.height);
   double ifmReadMultiple = 1.0;
   double weightReadMultiple = 1.0;
   double npuCycles = 0.0;
 
   if (readsBlocks(blockType)) {
-    const npu::Shape4& ifmShape = query.ifm.shape;
-    const int depth =
-        ifmBlockDepth(blockType, ifmShape.depth, npu::bitsOf(query.ifm.type), query.traversal, ofmBlock.depth);
-    ifmBlock = ifmBlockSize(arch, depth, ofmBlock, query.traits.kernel, query.traits.resampling);
-    ifmBlock.width = std::min(ifmBlock.width, ifmShape.width);
-    ifmBlock.height = std::min(ifmBlock.height, ifmShape.height);
-
     const bool vectorProduct = blockType == NpuBlockType::VectorProduct;
     const int limit = vectorProduct ? 1 : 8;
     const int kernelHeight = vectorProduct ? 1 : query.traits.kernel.height;
@@ -203,8 +202,15 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
     }
   }
   if (query.lut) {
+    // The lookup table is one of the pass's inputs: its bursts are judged as a brick-format [1, 1, 1, N]
+    // feature map read with the IFM block.
     const auto bytes = static_cast<double>(query.lut->bytes);
-    add(query.lut->from, TensorPurpose::Lut, AccessDirection::Read, bytes, bytes);
+    const int entries = std::max<int>(1, static_cast<int>(query.lut->bytes / query.lutElementBytes));
+    add(query.lut->from, TensorPurpose::Lut, AccessDirection::Read, bytes,
+        transferEfficiencyBytes(arch, query.lut->from, true, npu::TensorFormat::NHCWB16, query.lutElementBytes,
+                                npu::Shape4{1, 1, 1, entries}, ifmBlock, bytes));
+    dmaBytes += bytes; // the table is copied into the accelerator by a DMA of its own
+    dmaSource = dmaSource.value_or(query.lut->from);
   }
 
   // Inputs.
@@ -266,7 +272,7 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   // feature map avoids it (avoid_NHCWB16), whatever the format it is stored in.
   const auto allowedFormat = [&](npu::TensorId tensor) -> std::optional<npu::TensorFormat> {
     const npu::Tensor* t = subgraph.findTensor(tensor);
-    if (t == nullptr || t->purpose != npu::TensorPurpose::FeatureMap) {
+    if (t == nullptr || (t->purpose != npu::TensorPurpose::FeatureMap && !t->isConstant())) {
       return std::nullopt;
     }
     return t->format == npu::TensorFormat::NHCWB16 || !avoidsBrickFormat(subgraph, tensor) ? npu::TensorFormat::NHCWB16
@@ -276,6 +282,18 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   // (graph_optimiser.rewrite_concat_ops): every copy is costed as writing all of it.
   if (op.attributes.getOr<std::string>("memory_function", "") == "ConcatSliceWrite") {
     query.ofm.shape = subgraph.ofmShape(op);
+  }
+  // A constant operand of an elementwise operation is read where it is stored (mark_tensors keeps
+  // constants in permanent storage; only weights, biases and LUTs are copied by DMA).
+  const auto readInPlace = [&](npu::TensorId tensor, npu::FeatureMapQuery& featureMap) {
+    const npu::Tensor* t = subgraph.findTensor(tensor);
+    if (t != nullptr && t->isConstant() && arch.memory().constantArea != npu::MemoryArea::Unknown) {
+      featureMap.area = arch.memory().constantArea;
+    }
+  };
+  readInPlace(cost.reversedOperands ? op.ifm2() : op.ifm(), query.ifm);
+  if (query.ifm2) {
+    readInPlace(cost.reversedOperands ? op.ifm() : op.ifm2(), *query.ifm2);
   }
   query.ifmBurstFormat = allowedFormat(cost.reversedOperands ? op.ifm2() : op.ifm());
   query.ifm2BurstFormat = allowedFormat(cost.reversedOperands ? op.ifm() : op.ifm2());
@@ -322,6 +340,11 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     query.scaleBufferArea = weights.bufferArea;
   }
   query.lut = context.lutTransfer;
+  if (op.activation) {
+    if (const npu::Tensor* lut = subgraph.findTensor(op.activation->lut)) {
+      query.lutElementBytes = npu::bytesOf(lut->type);
+    }
+  }
   query.firstNpuPass = context.startsRegion;
   return query;
 }

@@ -59,6 +59,7 @@ struct PassQuery {
   /// The scales are copied once into this memory and read from there (an FSBias tensor).
   std::optional<npu::MemoryArea> scaleBufferArea;
   std::optional<npu::ConstantTransfer> lut;
+  int lutElementBytes = 1; ///< bytes of one lookup-table entry
   /// The pass is the first NPU pass of its subgraph: its DMA transfers add to the NPU cycles.
   bool firstNpuPass = false;
 };
