@@ -2,7 +2,7 @@
 """Differential testing against real Vela: generates random networks with `npu-model-gen random`,
 compiles each with Vela 3.10 (C1, C3, C5) and 2.1.1 (C1, C3, C4) and with npu-pipeline's reference
 pipelines, and reports every difference in total cycles, SRAM peak and encoded/original weights, with
-the first differing layer (3.10's per-layer CSV against ours).
+the first differing layer (3.10's per-layer CSV, or 2.1.1's pass breakdown, against ours).
 
 Vela is an oracle beside the project, never part of it (see shared/tools/vela-oracle.sh): this script
 is run by hand, never by tests or CI. Vela's results are cached in the work directory, so a second run
@@ -70,7 +70,8 @@ def run_vela(release: str, binary: str, config: str, model: Path, work: Path) ->
         result = {"command": " ".join(command[1:]).replace(out, "OUT"), "ok": bool(summary),
                   "log": (process.stdout + process.stderr)[-4000:],
                   "summary": summary[0] if summary else {},
-                  "layers": read_csv_rows(Path(out), "*_per-layer.csv")}
+                  "layers": read_csv_rows(Path(out), "*_per-layer.csv"),
+                  "passes": read_csv_rows(Path(out), "*_pass-breakdown_*.csv")}  # 2.1.1's per pass
     cache.write_text(json.dumps(result))
     return result
 
@@ -101,6 +102,25 @@ def first_differing_layer(vela: List[dict], ours: List[dict]) -> str:
     return ""
 
 
+def first_differing_pass(vela: List[dict], ours: List[dict]) -> str:
+    """Vela 2.1.1's pass-breakdown against our layers, by name (2.1.1 rounds each pass up to a whole cycle;
+    a pass it runs on the CPU has no layer of ours)."""
+    layers = {row.get("Name"): row for row in ours}
+    for index, theirs in enumerate(vela):
+        name = theirs.get("name", "")
+        mine = layers.get(name)
+        if mine is None:
+            if theirs.get("placement") == "Npu":
+                return f"pass {index} {theirs.get('operators')} '{name[:40]}': no layer of that name"
+            continue
+        ours_cycles = lib.as_float(mine.get("Op Cycles")) or 0.0
+        theirs_cycles = lib.as_float(theirs.get("cycles_total")) or 0.0
+        if abs(ours_cycles - theirs_cycles) >= 1.0:
+            return (f"pass {index} {theirs.get('operators')} '{name[:40]}': cycles {ours_cycles:.1f} vs Vela "
+                    f"{theirs_cycles:.0f} (NPU {mine.get('NPU')} vs {theirs.get('cycles_npu')})")
+    return ""
+
+
 def compare(release: str, vela: dict, ours: dict) -> dict:
     """Per figure (ours, Vela) and whether everything matched."""
     if not vela["ok"]:
@@ -118,7 +138,12 @@ def compare(release: str, vela: dict, ours: dict) -> dict:
             continue
         figures[name] = (mine * scale, theirs * scale)
         exact = exact and round(mine * scale) == round(theirs * scale)
-    detail = [] if exact else [first_differing_layer(vela["layers"], ours["layers"])] if release == "310" else []
+    if exact:
+        detail = []
+    elif release == "310":
+        detail = [first_differing_layer(vela["layers"], ours["layers"])]
+    else:
+        detail = [first_differing_pass(vela.get("passes", []), ours["layers"])]
     return {"status": "exact" if exact else "differs", "figures": figures, "detail": detail}
 
 

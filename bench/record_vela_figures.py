@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Records what real Vela 3.10 reports for a generated network as a regression case of
+"""Records what real Vela 3.10 (or 2.1.1) reports for a generated network as a regression case of
 tests/generated_networks (so CI keeps the comparison without Vela): copies the network into
-tests/generated_networks/networks/ and appends one row per configuration to vela310_figures.tsv, with
-the exact Vela command line as provenance.
+tests/generated_networks/networks/ and appends one row per configuration to vela310_figures.tsv
+(vela21_figures.tsv with --release 21), with the exact Vela command line as provenance. Vela 2.1.1's
+summary has no weight totals: their columns stay empty.
 
 usage: bench/record_vela_figures.py NETWORK.tflite --configs C1,C3,C5 [--arena-cache-size BYTES]
                                     [--on-sram-overflow warn] [--note TEXT] [--vela310 PATH]
+       bench/record_vela_figures.py NETWORK.tflite --release 21 --configs C1,C3,C4 [--note TEXT]
 Run by hand beside the project (see shared/tools/vela-oracle.sh); never from tests or CI.
 """
 
@@ -31,12 +33,16 @@ def main() -> int:
     parser.add_argument("--on-sram-overflow", choices=["warn"])
     parser.add_argument("--note", default="")
     parser.add_argument("--vela310", default="/work/oracle/bin/vela310")
+    parser.add_argument("--vela21", default="/work/oracle/bin/vela21")
+    parser.add_argument("--release", choices=["310", "21"], default="310")
     args = parser.parse_args()
+    binary, version = (args.vela310, "vela 3.10.0 (8cb3c36) ") if args.release == "310" else \
+        (args.vela21, "vela 2.1.1 (41c006a) ")
     target = FOLDER / "networks" / args.network.name
     target.parent.mkdir(parents=True, exist_ok=True)
     if args.network.resolve() != target.resolve():
         shutil.copyfile(args.network, target)
-    table = FOLDER / "vela310_figures.tsv"
+    table = FOLDER / f"vela{args.release}_figures.tsv"
     if not table.exists():
         table.write_text("\t".join(COLUMNS) + "\n")
     for config in args.configs.split(","):
@@ -49,15 +55,16 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as work:
             # The extra options come last so that they override the configuration's own.
             differential.VELA_CONFIGS["_"] = differential.VELA_CONFIGS[config] + extra
-            result = differential.run_vela("310", args.vela310, "_", target, Path(work))
+            result = differential.run_vela(args.release, binary, "_", target, Path(work))
         if not result["ok"]:
             print(f"{config}: Vela failed: {result['log'][-300:]}", file=sys.stderr)
             continue
         summary = result["summary"]
         command = result["command"].replace(str(target), f"networks/{target.name}")
+        command = command.replace(str(Path(binary).resolve().parent.parent / "vela21" / "vela.ini"), "vela21/vela.ini")
         row = [target.name, config, ",".join(overrides), summary["cycles_total"],
-               str(round(float(summary["sram_memory_used"]) * 1024)), summary["total_npu_encoded_weights"],
-               summary["total_original_weights"], args.note, "vela 3.10.0 (8cb3c36) " + command]
+               str(round(float(summary["sram_memory_used"]) * 1024)), summary.get("total_npu_encoded_weights", ""),
+               summary.get("total_original_weights", ""), args.note, version + command]
         with open(table, "a") as handle:
             handle.write("\t".join(row) + "\n")
         print("\t".join(row[:7]))

@@ -41,9 +41,9 @@ public:
     for (const std::string& assignment : overrides) {
       applyOverride(spec, assignment);
     }
-    const ResolvedPipeline pipeline = resolvePipeline(spec, host_, defaultConfigSearchPath());
+    const ResolvedPipeline resolved = resolvePipeline(spec, host_, defaultConfigSearchPath());
     SilentProgress progress;
-    return compileModel(pipeline, folder() / "networks" / network, progress);
+    return compileModel(resolved, folder() / "networks" / network, progress);
   }
 
 private:

@@ -100,7 +100,7 @@ BOOST_AUTO_TEST_CASE(code_generation_writes_vela_s_command_streams_and_flash_for
   npu::test::generated::Pipelines pipelines;
   for (const OutputCase& c : cases) {
     BOOST_TEST_CONTEXT(c.network << " " << c.config) {
-      const npu::Compilation compilation = pipelines.compile(c.network, c.config, c.overrides);
+      const npu::Compilation compilation = pipelines.compile(c.network, c.config + "-cascade", c.overrides);
       BOOST_TEST_REQUIRE(compilation.output.has_value());
       const NpuContents contents = npuContents(compilation.output->bytes);
       BOOST_TEST(contents.operators == c.ethosUOperators);

@@ -30,9 +30,7 @@ PerformanceContext contextFor(const Subgraph& subgraph, const Operation& op, con
   const std::size_t first = scheduled.reversedOperands ? 1 : 0;
   const TensorId ifm = scheduled.reversedOperands ? op.ifm2() : op.ifm();
   const TensorId ifm2 = scheduled.reversedOperands ? op.ifm() : op.ifm2();
-  const auto readShape = [&](std::size_t index) {
-    return op.readShapes[index].value_or(subgraph.ifmShape(op, index));
-  };
+  const auto readShape = [&](std::size_t index) { return op.readShapes[index].value_or(subgraph.ifmShape(op, index)); };
   if (subgraph.validTensorId(ifm)) {
     query.ifm = featureMap(subgraph, schedule, memory, ifm, readShape(first));
   }
@@ -58,9 +56,8 @@ PerformanceContext contextFor(const Subgraph& subgraph, const Operation& op, con
     query.constantArea = memory.constantArea;
   }
   if (op.activation && subgraph.validTensorId(op.activation->lut)) {
-    context.lutTransfer =
-        ConstantTransfer{memory.constantArea, MemoryArea::Shram, subgraph.tensor(op.activation->lut).byteSize(),
-                         TensorPurpose::Lut};
+    context.lutTransfer = ConstantTransfer{memory.constantArea, MemoryArea::Shram,
+                                           subgraph.tensor(op.activation->lut).byteSize(), TensorPurpose::Lut};
   }
   context.ownSlackCycles = scheduled.slackBufferingCycles;
   return context;
@@ -100,8 +97,9 @@ void countPlacements(const Graph& graph, NetworkReport& report) {
         ++report.npuOperations;
       } else {
         ++report.cpuOperations;
-        report.cpuOperationReasons.push_back(subgraph.describe(static_cast<OperationId>(i)) + ": " +
-                                             (op.placementReason.empty() ? "not placed on the NPU" : op.placementReason));
+        report.cpuOperationReasons.push_back(
+            subgraph.describe(static_cast<OperationId>(i)) + ": " +
+            (op.placementReason.empty() ? "not placed on the NPU" : op.placementReason));
       }
     }
   }
@@ -167,6 +165,17 @@ NetworkReport evaluateNetwork(const Graph& lowered, const std::vector<Schedule>&
     }
     for (std::size_t area = 0; area < report.memoryUsed.size(); ++area) {
       report.memoryUsed[area] = std::max(report.memoryUsed[area], allocations[s].peak[area]);
+    }
+  }
+  // Operations the CPU runs count only when the cost model says so (Vela 2.1's totals include them).
+  for (const Subgraph& subgraph : lowered.subgraphs) {
+    for (const Operation& op : subgraph.operations) {
+      if (op.placement == Placement::Npu) {
+        continue;
+      }
+      if (const auto performance = accelerator.costModel().cpuOperation(subgraph, op)) {
+        report.total += *performance;
+      }
     }
   }
   return report;

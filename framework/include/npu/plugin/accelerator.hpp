@@ -190,6 +190,13 @@ public:
   /// purpose, MACs, given the memory homing and weight buffering the schedule chose.
   [[nodiscard]] virtual OperationPerformance estimate(const Subgraph& subgraph, const Operation& op,
                                                       const PerformanceContext& context) const = 0;
+  /// Memory traffic of an operation the CPU runs, for a model that counts it in the network's totals
+  /// (Vela 2.1 adds the memory-access cycles of its CPU passes; Vela 3.10 counts none). Feature maps are
+  /// in the memory system's feature-map area, constants in its constant area. Default: not counted.
+  [[nodiscard]] virtual std::optional<OperationPerformance> cpuOperation(const Subgraph& /*subgraph*/,
+                                                                         const Operation& /*op*/) const {
+    return std::nullopt;
+  }
 };
 
 // ---------------------------------------------------------------------------------------------------

@@ -83,7 +83,13 @@ Allocation allocationFor(const Architecture& arch, const npu::Subgraph& subgraph
 } // namespace
 
 std::vector<npu::BlockConfig> blockConfigCandidates(const Architecture& arch, const npu::Subgraph& subgraph,
-                                                    const npu::Operation& op, const npu::OperationShapes& shapes) {
+                                                    const npu::Operation& op, const npu::OperationShapes& opShapes) {
+  // A concatenation's copies see the whole output as their OFM in Vela 2.1 (rewrite_concat_ops), so
+  // their blocks may span all of its depth.
+  npu::OperationShapes shapes = opShapes;
+  if (op.attributes.getOr<std::string>("memory_function", "") == "ConcatSliceWrite") {
+    shapes.ofm = subgraph.ofmShape(op);
+  }
   const Allocation a = allocationFor(arch, subgraph, op, shapes);
   const npu::Shape4& microBlock = arch.variant().ofmMicroBlock;
   const npu::Shape4& maxBlock = CommonArchitecture::kOfmBlockMax;

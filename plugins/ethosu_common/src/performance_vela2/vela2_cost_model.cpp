@@ -49,4 +49,9 @@ npu::OperationPerformance Vela2CostModel::estimate(const npu::Subgraph& subgraph
   return vela2::estimatePass(arch_, vela2::passQueryFor(arch_, subgraph, op, context));
 }
 
+std::optional<npu::OperationPerformance> Vela2CostModel::cpuOperation(const npu::Subgraph& subgraph,
+                                                                      const npu::Operation& op) const {
+  return vela2::estimateCpuPass(arch_, subgraph, op);
+}
+
 } // namespace ethosu

@@ -69,6 +69,34 @@ std::int64_t interleavedScaleBytes(int depth, int cores) {
 
 } // namespace
 
+// Vela 2.1 keeps a feature map out of the brick format (its avoid_NHCWB16) when an operation
+// sees it in another shape, or writes or reads it at a depth offset that is not a multiple of 16
+// (graph_optimiser.rewrite_concat_ops, rewrite_split_ops, remove_reshapes). Other reasons to store a
+// feature map linearly (a subgraph boundary, a CPU neighbour) leave its bursts judged as brick.
+bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
+  const npu::Tensor* tensor = subgraph.findTensor(id);
+  if (tensor == nullptr) {
+    return false;
+  }
+  const npu::Shape4 shape = npu::Shape4::fromShape(tensor->shape);
+  const auto unaligned = [](const std::optional<npu::Shape4>& offset) { return offset && offset->depth % 16 != 0; };
+  for (const npu::Operation& op : subgraph.operations) {
+    if (op.placement != npu::Placement::Npu) {
+      continue;
+    }
+    if (op.ofm() == id && (unaligned(op.writeOffset) || (!op.ofmShapes.empty() && op.ofmShapes.front() != shape))) {
+      return true;
+    }
+    for (std::size_t slot = 0; slot < 2; ++slot) {
+      if ((slot == 0 ? op.ifm() : op.ifm2()) == id &&
+          (unaligned(op.readOffsets[slot]) || (op.ifmShapes.size() > slot && op.ifmShapes[slot] != shape))) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 std::int64_t passMacs(const PassQuery& query) {
   const NpuBlockType type = query.traits.blockType;
   const npu::Shape4& ofm = query.ofm.shape;
@@ -99,19 +127,18 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
   const npu::Shape4& ofmShape = query.ofm.shape;
   Block ofmBlock{std::min(query.ofmBlock.width, ofmShape.width), std::min(query.ofmBlock.height, ofmShape.height),
                  std::min(query.ofmBlock.depth, ofmShape.depth)};
-  Block ifmBlock = query.ofmBlock;
+  // Every NPU pass reads its inputs in the IFM block of its (clamped) OFM block, elementwise ones too.
+  const npu::Shape4& ifmShape = query.ifm.shape;
+  const int ifmDepth =
+      ifmBlockDepth(blockType, ifmShape.depth, npu::bitsOf(query.ifm.type), query.traversal, ofmBlock.depth);
+  Block ifmBlock = ifmBlockSize(arch, ifmDepth, ofmBlock, query.traits.kernel, query.traits.resampling);
+  ifmBlock.width = std::min(ifmBlock.width, ifmShape.width);
+  ifmBlock.height = std::min(ifmBlock.height, ifmShape.height);
   double ifmReadMultiple = 1.0;
   double weightReadMultiple = 1.0;
   double npuCycles = 0.0;
 
   if (readsBlocks(blockType)) {
-    const npu::Shape4& ifmShape = query.ifm.shape;
-    const int depth =
-        ifmBlockDepth(blockType, ifmShape.depth, npu::bitsOf(query.ifm.type), query.traversal, ofmBlock.depth);
-    ifmBlock = ifmBlockSize(arch, depth, ofmBlock, query.traits.kernel, query.traits.resampling);
-    ifmBlock.width = std::min(ifmBlock.width, ifmShape.width);
-    ifmBlock.height = std::min(ifmBlock.height, ifmShape.height);
-
     const bool vectorProduct = blockType == NpuBlockType::VectorProduct;
     const int limit = vectorProduct ? 1 : 8;
     const int kernelHeight = vectorProduct ? 1 : query.traits.kernel.height;
@@ -128,11 +155,15 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
     npuCycles = outputCycles(arch, query, ofmShape.elements(), false, ofmBlock);
   }
 
-  // Outputs.
+  // Outputs: the burst estimate counts the bytes of the format it judges (a brick-format OFM rounded
+  // up to 16 channels) while the byte count keeps the stored format's.
   const double ofmBytes = featureMapBytes(query.ofm);
+  const npu::TensorFormat ofmBurstFormat = query.ofmBurstFormat.value_or(query.ofm.format);
+  npu::FeatureMapQuery ofmAsJudged = query.ofm;
+  ofmAsJudged.format = ofmBurstFormat;
   add(query.ofm.area, TensorPurpose::FeatureMap, AccessDirection::Write, ofmBytes,
-      transferEfficiencyBytes(arch, query.ofm.area, false, query.ofmBurstFormat.value_or(query.ofm.format),
-                              npu::bytesOf(query.ofm.type), ofmShape, ofmBlock, ofmBytes));
+      transferEfficiencyBytes(arch, query.ofm.area, false, ofmBurstFormat, npu::bytesOf(query.ofm.type), ofmShape,
+                              ofmBlock, featureMapBytes(ofmAsJudged)));
 
   // Weights: copied once by DMA into their buffer and read from it per OFM block, or read in place.
   double dmaBytes = 0.0;
@@ -171,8 +202,15 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
     }
   }
   if (query.lut) {
+    // The lookup table is one of the pass's inputs: its bursts are judged as a brick-format [1, 1, 1, N]
+    // feature map read with the IFM block.
     const auto bytes = static_cast<double>(query.lut->bytes);
-    add(query.lut->from, TensorPurpose::Lut, AccessDirection::Read, bytes, bytes);
+    const int entries = std::max<int>(1, static_cast<int>(query.lut->bytes / query.lutElementBytes));
+    add(query.lut->from, TensorPurpose::Lut, AccessDirection::Read, bytes,
+        transferEfficiencyBytes(arch, query.lut->from, true, npu::TensorFormat::NHCWB16, query.lutElementBytes,
+                                npu::Shape4{1, 1, 1, entries}, ifmBlock, bytes));
+    dmaBytes += bytes; // the table is copied into the accelerator by a DMA of its own
+    dmaSource = dmaSource.value_or(query.lut->from);
   }
 
   // Inputs.
@@ -191,6 +229,11 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
     npuCycles += dmaBytes / arch.bandwidthPerCycle(*dmaSource);
   }
 
+  return withAccessCycles(arch, result, scaled, npuCycles);
+}
+
+npu::OperationPerformance withAccessCycles(const Architecture& arch, npu::OperationPerformance result,
+                                           const npu::OperationPerformance& scaled, double npuCycles) {
   // npu_performance.update_summary_cycles.
   const auto accessCycles = [&](MemoryArea area) {
     const double bandwidth = arch.bandwidthPerCycle(area);
@@ -225,12 +268,33 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   query.ifm = cost.ifm;
   query.ifm2 = cost.ifm2;
   query.ofm = cost.ofm;
-  // npu_performance.estimate_memory_transfer_efficiency: bursts as in the format the lowering allows
-  // (brick unless the feature map must stay linear), whatever the format it is stored in now.
+  // npu_performance.estimate_memory_transfer_efficiency judges bursts in the brick format unless the
+  // feature map avoids it (avoid_NHCWB16), whatever the format it is stored in.
   const auto allowedFormat = [&](npu::TensorId tensor) -> std::optional<npu::TensorFormat> {
     const npu::Tensor* t = subgraph.findTensor(tensor);
-    return t != nullptr && t->purpose == npu::TensorPurpose::FeatureMap ? std::optional(t->format) : std::nullopt;
+    if (t == nullptr || (t->purpose != npu::TensorPurpose::FeatureMap && !t->isConstant())) {
+      return std::nullopt;
+    }
+    return t->format == npu::TensorFormat::NHCWB16 || !avoidsBrickFormat(subgraph, tensor) ? npu::TensorFormat::NHCWB16
+                                                                                           : npu::TensorFormat::NHWC;
   };
+  // Vela 2.1 lowers a concatenation into copies that each see the whole output as their OFM
+  // (graph_optimiser.rewrite_concat_ops): every copy is costed as writing all of it.
+  if (op.attributes.getOr<std::string>("memory_function", "") == "ConcatSliceWrite") {
+    query.ofm.shape = subgraph.ofmShape(op);
+  }
+  // A constant operand of an elementwise operation is read where it is stored (mark_tensors keeps
+  // constants in permanent storage; only weights, biases and LUTs are copied by DMA).
+  const auto readInPlace = [&](npu::TensorId tensor, npu::FeatureMapQuery& featureMap) {
+    const npu::Tensor* t = subgraph.findTensor(tensor);
+    if (t != nullptr && t->isConstant() && arch.memory().constantArea != npu::MemoryArea::Unknown) {
+      featureMap.area = arch.memory().constantArea;
+    }
+  };
+  readInPlace(cost.reversedOperands ? op.ifm2() : op.ifm(), query.ifm);
+  if (query.ifm2) {
+    readInPlace(cost.reversedOperands ? op.ifm() : op.ifm2(), *query.ifm2);
+  }
   query.ifmBurstFormat = allowedFormat(cost.reversedOperands ? op.ifm2() : op.ifm());
   query.ifm2BurstFormat = allowedFormat(cost.reversedOperands ? op.ifm() : op.ifm2());
   query.ofmBurstFormat = allowedFormat(op.ofm());
@@ -276,6 +340,11 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     query.scaleBufferArea = weights.bufferArea;
   }
   query.lut = context.lutTransfer;
+  if (op.activation) {
+    if (const npu::Tensor* lut = subgraph.findTensor(op.activation->lut)) {
+      query.lutElementBytes = npu::bytesOf(lut->type);
+    }
+  }
   query.firstNpuPass = context.startsRegion;
   return query;
 }

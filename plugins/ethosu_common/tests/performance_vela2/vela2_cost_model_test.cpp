@@ -194,6 +194,32 @@ BOOST_AUTO_TEST_CASE(a_linearly_stored_ifm_moves_its_own_bytes_with_the_bursts_o
              boost::test_tools::tolerance(1e-9));
 }
 
+BOOST_AUTO_TEST_CASE(a_cpu_pass_counts_its_reads_and_writes_with_the_bursts_of_a_one_element_block) {
+  // mlperf_tiny_kws_dscnn's AVERAGE_POOL_2D, which Vela 2.1.1 put on the CPU: 2016 SRAM cycles, 8000
+  // bytes read and 64 written (its pass-breakdown CSV); brick bursts of 16 bytes in 32-byte SRAM bursts.
+  const auto accelerator = u55High();
+  ethosu::test::TestGraph graph;
+  const npu::TensorId ifm = graph.featureMap("ifm", {1, 25, 5, 64});
+  const npu::TensorId ofm = graph.featureMap("ofm", {1, 1, 1, 64});
+  graph.operation(npu::OpType::AvgPool, "AVERAGE_POOL_2D", {ifm}, {ofm}).placement = npu::Placement::Cpu;
+  const auto p = accelerator->costModel().cpuOperation(graph.subgraph, graph.the());
+  BOOST_TEST_REQUIRE(p.has_value());
+  BOOST_TEST(p->cycle(CycleComponent::Total) == 2016.0);
+  BOOST_TEST(p->cycle(CycleComponent::SramAccess) == 2016.0);
+  BOOST_TEST(p->cycle(CycleComponent::Npu) == 0.0);
+  BOOST_TEST(bytes(*p, MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Read) == 8000);
+  BOOST_TEST(bytes(*p, MemoryArea::Sram, TensorPurpose::FeatureMap, AccessDirection::Write) == 64);
+}
+
+BOOST_AUTO_TEST_CASE(a_reshape_on_the_cpu_moves_nothing) {
+  const auto accelerator = u55High();
+  ethosu::test::TestGraph graph;
+  const npu::TensorId ifm = graph.featureMap("ifm", {1, 25, 5, 64});
+  const npu::TensorId ofm = graph.featureMap("ofm", {1, 8000});
+  graph.operation(npu::OpType::Reshape, "RESHAPE", {ifm}, {ofm}).placement = npu::Placement::Cpu;
+  BOOST_TEST(!accelerator->costModel().cpuOperation(graph.subgraph, graph.the()).has_value());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 // ---------------------------------------------------------------------------------------------------

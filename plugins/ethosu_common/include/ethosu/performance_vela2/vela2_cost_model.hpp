@@ -20,6 +20,8 @@ public:
   [[nodiscard]] double transferCycles(npu::MemoryArea from, npu::MemoryArea to, std::int64_t bytes) const override;
   [[nodiscard]] npu::OperationPerformance estimate(const npu::Subgraph& subgraph, const npu::Operation& op,
                                                    const npu::PerformanceContext& context) const override;
+  [[nodiscard]] std::optional<npu::OperationPerformance> cpuOperation(const npu::Subgraph& subgraph,
+                                                                      const npu::Operation& op) const override;
 
 private:
   const Architecture& arch_;

@@ -59,6 +59,7 @@ struct PassQuery {
   /// The scales are copied once into this memory and read from there (an FSBias tensor).
   std::optional<npu::MemoryArea> scaleBufferArea;
   std::optional<npu::ConstantTransfer> lut;
+  int lutElementBytes = 1; ///< bytes of one lookup-table entry
   /// The pass is the first NPU pass of its subgraph: its DMA transfers add to the NPU cycles.
   bool firstNpuPass = false;
 };
@@ -91,6 +92,20 @@ struct PassQuery {
 /// npu_performance.performance_metrics_for_pass after scheduling: cycles per memory, bytes per
 /// memory, purpose and direction, MACs.
 [[nodiscard]] npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery& query);
+
+/// Fills in the access cycles of every memory from the burst-scaled bytes, the NPU cycles, and the
+/// total as their maximum (npu_performance.update_summary_cycles).
+[[nodiscard]] npu::OperationPerformance withAccessCycles(const Architecture& arch, npu::OperationPerformance result,
+                                                         const npu::OperationPerformance& scaled, double npuCycles);
+
+/// Whether Vela 2.1 keeps the feature map out of the brick format (avoid_NHCWB16): an operation sees
+/// it in another shape, or writes or reads it at a depth offset that is not a multiple of 16. Being
+/// stored linearly for another reason (a subgraph boundary, a CPU neighbour) does not count.
+[[nodiscard]] bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId tensor);
+
+/// The memory traffic of an operation Vela 2.1 runs on the CPU (none for its memory-only passes).
+[[nodiscard]] std::optional<npu::OperationPerformance>
+estimateCpuPass(const Architecture& arch, const npu::Subgraph& subgraph, const npu::Operation& op);
 
 /// Builds the query of a scheduled operation from the framework's context.
 [[nodiscard]] PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, const npu::Operation& op,
