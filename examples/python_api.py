@@ -33,7 +33,7 @@ def main() -> None:
     result = npu_pipeline.compile(model, "C1-cascade")
     totals = result.totals
     print(f"\n{result.network}: {totals['cycles']['total']:,.0f} cycles, "
-          f"{result.inference_time_s * 1e3:.3f} ms, SRAM {totals['memory_used'].get('sram', 0) / 1024:.1f} KiB, "
+          f"{result.inference_time_s * 1e3:.3f} ms, SRAM {totals['memory_used_bytes'].get('sram', 0) / 1024:.1f} KiB, "
           f"{totals['npu_operations']} NPU / {totals['cpu_operations']} CPU operations")
 
     # 2. Where do the cycles go? The five most expensive layers.

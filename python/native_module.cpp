@@ -13,6 +13,7 @@
 #include "sweep_runner.hpp"
 #include "sweep_spec.hpp"
 #include "sweep_table.hpp"
+#include "vela_options.hpp"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -81,10 +82,7 @@ py::dict reportFiles(const npu::NetworkReport& report) {
   return files;
 }
 
-py::dict compile(const PipelineSource& source, const std::string& model, int threads,
-                 const std::vector<std::string>& pluginDirs, const std::vector<std::string>& configDirs) {
-  npu::PluginHost host = loadHost(pluginDirs);
-  const npu::ResolvedPipeline pipeline = npu::resolvePipeline(parseSource(source), host, configPath(configDirs));
+py::dict compileResolved(const npu::ResolvedPipeline& pipeline, const std::string& model, int threads) {
   py::dict result;
   result["pipeline_yaml"] = pipeline.toYaml();
   std::optional<npu::Compilation> compilation;
@@ -105,6 +103,26 @@ py::dict compile(const PipelineSource& source, const std::string& model, int thr
     result["output_bytes"] = py::none();
   }
   return result;
+}
+
+py::dict compile(const PipelineSource& source, const std::string& model, int threads,
+                 const std::vector<std::string>& pluginDirs, const std::vector<std::string>& configDirs) {
+  npu::PluginHost host = loadHost(pluginDirs);
+  return compileResolved(npu::resolvePipeline(parseSource(source), host, configPath(configDirs)), model, threads);
+}
+
+/// Compiles with the pipeline Vela's command line describes (`npu-pipeline vela`'s options; the network is
+/// one of the arguments), as compile() does with a pipeline file.
+py::dict compileVela(const std::vector<std::string>& arguments, int threads,
+                     const std::vector<std::string>& pluginDirs) {
+  const npu::cli::VelaOptions options = npu::cli::parseVelaArguments(arguments);
+  if (options.network.empty()) {
+    throw npu::Error(npu::ErrorKind::Usage, "Vela's options name no network");
+  }
+  npu::PluginHost host = loadHost(pluginDirs);
+  const npu::ResolvedPipeline pipeline =
+      npu::resolvePipeline(npu::cli::velaPipelineSpec(options, host), host, npu::defaultConfigSearchPath());
+  return compileResolved(pipeline, options.network, threads);
 }
 
 std::string labelOf(const npu::ResolvedPipeline& pipeline) {
@@ -247,6 +265,7 @@ PYBIND11_MODULE(_native, module) {
              py::arg("config_dirs"));
   module.def("compare", &compare, py::arg("pipeline_a"), py::arg("pipeline_b"), py::arg("models"), py::arg("threads"),
              py::arg("plugin_dirs"), py::arg("config_dirs"));
+  module.def("compile_vela", &compileVela, py::arg("arguments"), py::arg("threads"), py::arg("plugin_dirs"));
   module.def("sweep", &sweep, py::arg("file"), py::arg("output_dir"), py::arg("threads"), py::arg("plugin_dirs"));
   module.attr("version") = NPU_PIPELINE_VERSION;
 }

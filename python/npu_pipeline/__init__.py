@@ -75,7 +75,8 @@ class Result:
         self.network: str = native["network"]
         self.pipeline_yaml: str = native["pipeline_yaml"]
         files = native["report"] or {}
-        self.report: Optional[Dict] = json.loads(files["json"]) if files else None
+        self.json: Optional[str] = files.get("json")  # the report as `run -o` writes it
+        self.report: Optional[Dict] = json.loads(self.json) if self.json else None
         self.text: Optional[str] = files.get("text")
         self.summary_csv: Optional[str] = files.get("summary_csv")
         self.per_layer_csv: Optional[str] = files.get("per_layer_csv")
@@ -105,11 +106,11 @@ class Result:
         out.mkdir(parents=True, exist_ok=True)
         written = []
         if self.report:
-            system = self.report["accelerator"].get("system", "")
+            system = self.report["configuration"].get("system", "")
             for name, text in ((f"{self.network}.txt", self.text),
                                (f"{self.network}_summary_{system}.csv", self.summary_csv),
                                (f"{self.network}_per-layer.csv", self.per_layer_csv),
-                               (f"{self.network}.json", json.dumps(self.report, indent=1)),
+                               (f"{self.network}.json", self.json),
                                (f"{self.network}.html", self.html)):
                 (out / name).write_text(text)
                 written.append(out / name)
@@ -147,15 +148,30 @@ class Comparison:
         return all(m["failure_a"] is None and m["failure_b"] is None for m in self.models)
 
 
+def _export_config_path(configs: List[str]) -> None:
+    """Lets the C++ core find the bundled configs (it looks beside its program, which is python3 here)."""
+    known = os.environ.get("NPU_PIPELINE_CONFIG_PATH", "")
+    missing = [c for c in configs if c not in known.split(":")]
+    if missing:
+        os.environ["NPU_PIPELINE_CONFIG_PATH"] = ":".join([d for d in [known] + missing if d])
+
+
 def compile(model: Union[str, os.PathLike], pipeline: PipelineLike = "C1-cascade", *,
             set: Union[None, Mapping[str, object], Iterable[str]] = None, threads: int = 0,
-            plugin_path: Sequence[Union[str, os.PathLike]] = ()) -> Result:
+            plugin_path: Sequence[Union[str, os.PathLike]] = (), vela_options: Optional[Sequence[str]] = None
+            ) -> Result:
     """Compiles MODEL with PIPELINE: a pipeline file, the name of a bundled reference pipeline ("C1-cascade",
     "C3-dp", ...) or a mapping with the structure of a pipeline file. `set` overrides settings as the
-    command's `--set key=value` does. Raises ConfigError, ModelError or CompileError with the located
+    command's `--set key=value` does. With `vela_options` (Vela 3.10's command-line options, as
+    `npu-pipeline vela` takes them, e.g. ["--accelerator-config", "ethos-u55-128", "--config", "Arm/vela.ini",
+    "--system-config", "Ethos_U55_High_End_Embedded", "--memory-mode", "Shared_Sram"]) the pipeline is the
+    one those options describe instead. Raises ConfigError, ModelError or CompileError with the located
     message the command prints."""
     plugins, configs = _search_dirs()
     plugins = [str(p) for p in plugin_path] + plugins
+    _export_config_path(configs)
+    if vela_options is not None:
+        return Result(_native.compile_vela([str(model)] + [str(o) for o in vela_options], threads, plugins))
     return Result(_native.compile(_source(pipeline, set), str(model), threads, plugins, configs))
 
 

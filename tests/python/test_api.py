@@ -53,7 +53,7 @@ class PythonApiTest(unittest.TestCase):
 
     def test_settings_override_the_pipeline_as_set_does(self):
         small = npu_pipeline.compile(self.model, "C5-cascade", set={"accelerator.arena_cache_size": "128KiB"})
-        self.assertEqual(small.report["accelerator"]["arena_cache_size"], 128 * 1024)
+        self.assertEqual(small.report["configuration"]["arena_cache_size_bytes"], 128 * 1024)
 
     def test_a_pipeline_can_be_a_dict(self):
         pipeline = {
@@ -67,6 +67,17 @@ class PythonApiTest(unittest.TestCase):
         result = npu_pipeline.compile(self.model, pipeline)
         self.assertGreater(result.totals["cycles"]["total"], 0)
         self.assertIsNone(result.output_model)
+
+    def test_vela_options_give_the_reference_pipeline_s_result(self):
+        by_options = npu_pipeline.compile(self.model, vela_options=[
+            "--config", "Arm/vela.ini", "--accelerator-config", "ethos-u55-128",
+            "--system-config", "Ethos_U55_High_End_Embedded", "--memory-mode", "Shared_Sram",
+            "--optimise", "Performance"])
+        by_pipeline = npu_pipeline.compile(self.model, "C1-cascade")
+        self.assertEqual(by_options.totals, by_pipeline.totals)
+        self.assertEqual(by_options.output_model, by_pipeline.output_model)
+        with self.assertRaises(npu_pipeline.ConfigError):
+            npu_pipeline.compile(self.model, vela_options=["--enable-debug-db"])
 
     def test_errors_are_exceptions_with_the_located_message(self):
         with self.assertRaises(npu_pipeline.ConfigError) as raised:

@@ -5,6 +5,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 namespace npu {
 
@@ -156,6 +158,18 @@ ResolvedPipeline resolvePipeline(const PipelineSpec& spec, PluginHost& host,
 
 std::vector<std::filesystem::path> defaultConfigSearchPath() {
   std::vector<std::filesystem::path> path;
+  // NPU_PIPELINE_CONFIG_PATH (colon-separated) first: for programs that are not the installed binary
+  // (the Python module runs inside python3) and for users' own config trees.
+  if (const char* env = std::getenv("NPU_PIPELINE_CONFIG_PATH"); env != nullptr) {
+    std::string_view remaining(env);
+    while (!remaining.empty()) {
+      const auto colon = remaining.find(':');
+      if (const auto entry = remaining.substr(0, colon); !entry.empty()) {
+        path.emplace_back(entry);
+      }
+      remaining = colon == std::string_view::npos ? std::string_view{} : remaining.substr(colon + 1);
+    }
+  }
   std::error_code error;
   const auto program = boost::dll::program_location(error);
   if (!error) {
