@@ -1,6 +1,8 @@
 #include "cli_common.hpp"
 
+#include <cstdlib>
 #include <iostream>
+#include <string_view>
 
 namespace po = boost::program_options;
 
@@ -9,7 +11,10 @@ namespace npu::cli {
 void addCommonOptions(po::options_description& options, CommonOptions& common) {
   options.add_options()("help,h", po::bool_switch(&common.help), "show this help")(
       "plugin-path", po::value(&common.pluginPaths)->composing(),
-      "extra directory to load plugins from (repeatable; searched before the defaults)");
+      "extra directory to load plugins from (repeatable; searched before the defaults)")(
+      "allow-pipeline-plugins", po::bool_switch(&common.allowPipelinePlugins),
+      "let a pipeline file's plugin_path: load plugins (only for pipelines you trust; also "
+      "NPU_PIPELINE_ALLOW_PIPELINE_PLUGINS=1)");
 }
 
 po::variables_map parseArguments(const std::vector<std::string>& arguments, const po::options_description& options,
@@ -24,8 +29,11 @@ po::variables_map parseArguments(const std::vector<std::string>& arguments, cons
   return values;
 }
 
-PluginHost loadPlugins(const CommonOptions& common) {
-  PluginHost host;
+PluginHost loadPlugins(const CommonOptions& common, PluginHost::Loading loading) {
+  PluginHost host(loading);
+  const char* allowed = std::getenv("NPU_PIPELINE_ALLOW_PIPELINE_PLUGINS");
+  host.allowPipelinePluginPaths(common.allowPipelinePlugins ||
+                                (allowed != nullptr && std::string_view(allowed) == "1"));
   for (const auto& path : common.pluginPaths) {
     host.loadDirectory(path);
   }
@@ -48,10 +56,9 @@ const FrontendPlugin& frontendForModel(const PluginHost& host, const std::filesy
       known += (known.empty() ? "" : ", ") + candidate;
     }
   }
-  throw Error(ErrorKind::Usage, "no frontend plugin reads '" + extension + "' files",
-              SourceLocation{model.string(), 0, 0, {}},
-              known.empty() ? "no frontend plugins were found; run `npu-pipeline plugins`"
-                            : "readable file types: " + known);
+  throw Error(
+      ErrorKind::Usage, "no frontend plugin reads '" + extension + "' files", SourceLocation{model.string(), 0, 0, {}},
+      known.empty() ? "no frontend plugins were found; run `npu-pipeline plugins`" : "readable file types: " + known);
 }
 
 void usageError(const std::string& command, const std::string& message) {

@@ -73,8 +73,8 @@ std::string ResolvedPipeline::toYaml() const {
     out << YAML::EndMap << YAML::EndMap;
   }
   out << YAML::EndSeq;
-  out << YAML::Key << "report" << YAML::Value << YAML::BeginMap << YAML::Key << "formats" << YAML::Value
-      << YAML::Flow << YAML::BeginSeq;
+  out << YAML::Key << "report" << YAML::Value << YAML::BeginMap << YAML::Key << "formats" << YAML::Value << YAML::Flow
+      << YAML::BeginSeq;
   for (auto format : report.formats) {
     out << std::string(nameOf(format));
   }
@@ -85,7 +85,17 @@ std::string ResolvedPipeline::toYaml() const {
 
 ResolvedPipeline resolvePipeline(const PipelineSpec& spec, PluginHost& host,
                                  const std::vector<std::filesystem::path>& configSearchPath) {
-  host.loadSearchPath(spec.pluginPath);
+  if (!spec.pluginPath.empty()) {
+    // A pipeline file may come from anywhere; loading a library from it runs that library's code.
+    if (!host.pipelinePluginPathsAllowed()) {
+      throwConfigError("the pipeline names plugin directories (plugin_path: " + spec.pluginPath.front().string() +
+                           "), and loading plugins named by a pipeline file is not allowed",
+                       spec.pluginPathLocation,
+                       "if you trust this pipeline, pass --allow-pipeline-plugins (or set "
+                       "NPU_PIPELINE_ALLOW_PIPELINE_PLUGINS=1); or pass the directory with --plugin-path");
+    }
+    host.loadSearchPath(spec.pluginPath);
+  }
   ResolvedPipeline resolved;
   resolved.file = spec.file;
   resolved.name = spec.name;
@@ -102,8 +112,8 @@ ResolvedPipeline resolvePipeline(const PipelineSpec& spec, PluginHost& host,
     const auto variants = plugin.variants();
     accelerator.config.variant = given.config.empty() && !variants.empty() ? variants.front() : given.config;
     if (std::find(variants.begin(), variants.end(), accelerator.config.variant) == variants.end()) {
-      throwConfigError("accelerator plugin '" + given.plugin + "' has no config '" + given.config + "'",
-                       given.location, "configs of " + given.plugin + ": " + joined(variants));
+      throwConfigError("accelerator plugin '" + given.plugin + "' has no config '" + given.config + "'", given.location,
+                       "configs of " + given.plugin + ": " + joined(variants));
     }
     accelerator.config.system = given.system;
     accelerator.config.memoryMode = given.memoryMode;
