@@ -5,7 +5,9 @@
 #include <tbb/global_control.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
+#include <string_view>
 #include <thread>
 
 namespace po = boost::program_options;
@@ -15,7 +17,10 @@ namespace npu::cli {
 void addCommonOptions(po::options_description& options, CommonOptions& common) {
   options.add_options()("help,h", po::bool_switch(&common.help), "show this help")(
       "plugin-path", po::value(&common.pluginPaths)->composing(),
-      "extra directory to load plugins from (repeatable; searched before the defaults)");
+      "extra directory to load plugins from (repeatable; searched before the defaults)")(
+      "allow-pipeline-plugins", po::bool_switch(&common.allowPipelinePlugins),
+      "let a pipeline file's plugin_path: load plugins (only for pipelines you trust; also "
+      "NPU_PIPELINE_ALLOW_PIPELINE_PLUGINS=1)");
 }
 
 po::variables_map parseArguments(const std::vector<std::string>& arguments, const po::options_description& options,
@@ -30,8 +35,11 @@ po::variables_map parseArguments(const std::vector<std::string>& arguments, cons
   return values;
 }
 
-PluginHost loadPlugins(const CommonOptions& common) {
-  PluginHost host;
+PluginHost loadPlugins(const CommonOptions& common, PluginHost::Loading loading) {
+  PluginHost host(loading);
+  const char* allowed = std::getenv("NPU_PIPELINE_ALLOW_PIPELINE_PLUGINS");
+  host.allowPipelinePluginPaths(common.allowPipelinePlugins ||
+                                (allowed != nullptr && std::string_view(allowed) == "1"));
   for (const auto& path : common.pluginPaths) {
     std::error_code error;
     if (!std::filesystem::is_directory(path, error)) {

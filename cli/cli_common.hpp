@@ -15,6 +15,7 @@ namespace npu::cli {
 /// Options every command understands.
 struct CommonOptions {
   std::vector<std::string> pluginPaths;
+  bool allowPipelinePlugins = false; ///< a pipeline file's plugin_path: may load libraries
   bool help = false;
 };
 
@@ -26,8 +27,10 @@ boost::program_options::variables_map
 parseArguments(const std::vector<std::string>& arguments, const boost::program_options::options_description& options,
                const boost::program_options::positional_options_description& positional);
 
-/// A host with the --plugin-path directories and the default search path loaded.
-PluginHost loadPlugins(const CommonOptions& common);
+/// A host with the --plugin-path directories and the default search path as candidates, opened as
+/// lookups need them; a pipeline's plugin_path: is honoured only with --allow-pipeline-plugins or
+/// NPU_PIPELINE_ALLOW_PIPELINE_PLUGINS=1.
+PluginHost loadPlugins(const CommonOptions& common, PluginHost::Loading loading = PluginHost::Loading::InProcess);
 
 /// The frontend plugin whose file extensions match the model (the first loaded one wins).
 const FrontendPlugin& frontendForModel(const PluginHost& host, const std::filesystem::path& model);

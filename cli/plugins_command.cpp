@@ -20,11 +20,12 @@ int pluginsCommand(const std::vector<std::string>& arguments) {
   if (common.help) {
     printHelp("npu-pipeline plugins [--json] [--plugin-path DIR]...",
               "Lists the plugins found on the search path (kind, id, version, file) and every library that "
-              "was refused, with the reason.",
+              "was refused, with the reason. Each library is loaded in a child process, so one that "
+              "crashes or exits while loading is listed as refused.",
               options);
     return 0;
   }
-  const PluginHost host = loadPlugins(common);
+  const PluginHost host = loadPlugins(common, PluginHost::Loading::InspectInChild);
   if (json) {
     JsonWriter out;
     out.beginObject().key("search_path").beginArray();
@@ -53,7 +54,8 @@ int pluginsCommand(const std::vector<std::string>& arguments) {
   for (const auto& directory : host.searchedDirectories()) {
     std::cout << "  " << directory.string() << "\n";
   }
-  std::cout << "\n" << std::left << std::setw(12) << "kind" << std::setw(22) << "id" << std::setw(10) << "version"
+  std::cout << "\n"
+            << std::left << std::setw(12) << "kind" << std::setw(22) << "id" << std::setw(10) << "version"
             << "path\n";
   for (const auto& info : host.plugins()) {
     std::cout << std::setw(12) << nameOf(info.kind) << std::setw(22) << info.id << std::setw(10) << info.version

@@ -58,6 +58,7 @@ public:
       } else if (key == "description") {
         spec.description = scalar(value, "description");
       } else if (key == "plugin_path") {
+        spec.pluginPathLocation = at(value.Mark());
         readPluginPath(value, spec);
       } else if (key == "accelerator") {
         spec.accelerator = readAccelerator(value);

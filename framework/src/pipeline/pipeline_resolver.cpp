@@ -108,7 +108,17 @@ PipelineRecord ResolvedPipeline::record() const {
 
 ResolvedPipeline resolvePipeline(const PipelineSpec& spec, PluginHost& host,
                                  const std::vector<std::filesystem::path>& configSearchPath) {
-  host.loadSearchPath(spec.pluginPath);
+  if (!spec.pluginPath.empty()) {
+    // A pipeline file may come from anywhere; loading a library from it runs that library's code.
+    if (!host.pipelinePluginPathsAllowed()) {
+      throwConfigError("the pipeline names plugin directories (plugin_path: " + spec.pluginPath.front().string() +
+                           "), and loading plugins named by a pipeline file is not allowed",
+                       spec.pluginPathLocation,
+                       "if you trust this pipeline, pass --allow-pipeline-plugins (or set "
+                       "NPU_PIPELINE_ALLOW_PIPELINE_PLUGINS=1); or pass the directory with --plugin-path");
+    }
+    host.loadSearchPath(spec.pluginPath);
+  }
   ResolvedPipeline resolved;
   resolved.file = spec.file;
   resolved.name = spec.name;

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <array>
-#include <limits>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace npu {
@@ -188,7 +188,10 @@ OptionValues resolveOptions(const std::vector<OptionSpec>& specs,
                             std::string_view owner) {
   OptionValues values;
   for (const auto& [name, entry] : given) {
-    const auto spec = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.name == name; });
+    // A named reference, not the structured binding: clang 14 cannot capture a binding in a lambda.
+    const std::string& wanted = name;
+    const auto spec =
+        std::find_if(specs.begin(), specs.end(), [&wanted](const OptionSpec& s) { return s.name == wanted; });
     if (spec == specs.end()) {
       std::string known;
       for (const auto& s : specs) {

@@ -58,6 +58,7 @@ struct PipelineSpec {
   std::string name;
   std::string description;
   std::vector<std::filesystem::path> pluginPath; ///< extra plugin directories (relative to the file)
+  SourceLocation pluginPathLocation;             ///< where `plugin_path:` is written
   std::optional<AcceleratorSpec> accelerator;
   std::vector<StageSpec> stages; ///< in pipeline order: frontend, lowering, scheduler, allocator, codegen
   ReportSpec report;

@@ -1,0 +1,67 @@
+// libFuzzer target: the whole compile of one model file — read, lower, schedule, allocate, evaluate and
+// generate code — with configs/reference/C1-cascade.yaml (Ethos-U55-128, cascade scheduler, hill-climb
+// allocator, code generation with its own stream checker), through the plugins as npu-pipeline loads
+// them. A located npu::Error is the expected answer to a bad model; a crash, a sanitizer report, an
+// exception of another type or an internal error is a finding. libFuzzer's -timeout and -rss_limit_mb
+// turn a compile that runs away in time or memory into a finding too.
+#include "npu/core/diagnostics.hpp"
+#include "npu/core/progress.hpp"
+#include "npu/host/plugin_host.hpp"
+#include "npu/pipeline/compiler.hpp"
+#include "npu/pipeline/pipeline.hpp"
+
+#include <tbb/global_control.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+namespace {
+
+struct Compiler {
+  npu::PluginHost host;
+  npu::ResolvedPipeline pipeline;
+  std::filesystem::path model;
+  // One thread: coverage and timing of one input stay comparable; the parallel code has its own checks.
+  tbb::global_control threads{tbb::global_control::max_allowed_parallelism, 1};
+};
+
+std::unique_ptr<Compiler> compiler;
+
+std::string environmentOr(const char* name, const char* fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : fallback;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  compiler = std::make_unique<Compiler>();
+  compiler->host.loadDirectory(environmentOr("NPU_FUZZ_PLUGIN_DIR", NPU_FUZZ_PLUGIN_DIR));
+  const auto spec = npu::parsePipelineFile(environmentOr("NPU_FUZZ_PIPELINE", NPU_FUZZ_PIPELINE));
+  compiler->pipeline = npu::resolvePipeline(spec, compiler->host, npu::defaultConfigSearchPath());
+  const std::filesystem::path scratch = std::filesystem::exists("/dev/shm") ? "/dev/shm" : "/tmp";
+  compiler->model = scratch / ("npu_fuzz_" + std::to_string(::getpid()) + ".tflite");
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::ofstream(compiler->model, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  try {
+    npu::SilentProgress progress;
+    const npu::Compilation compilation = npu::compileModel(compiler->pipeline, compiler->model, progress);
+    (void)compilation;
+  } catch (const npu::Error& error) {
+    if (error.kind() == npu::ErrorKind::Internal) {
+      std::fprintf(stderr, "%s\n", error.render().c_str());
+      std::abort();
+    }
+  }
+  return 0;
+}
