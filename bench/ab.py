@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A/B of the two schedulers: runs `npu-pipeline compare` with the DP pipeline as A and the cascade
 pipeline as B (both with the Vela 3.10 cost model) on every model of shared/models, for each given
 configuration, and writes the network totals as Markdown. The reading of the results is kept in

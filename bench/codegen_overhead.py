@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """What code generation adds to compile time: each model compiled with a reference pipeline as it is
 (ending with `codegen: codegen_ethosu`) and with the codegen stage taken out, whole process, best of N
 runs each, interleaved. Prints a Markdown table for docs/benchmarks.md.

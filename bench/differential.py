@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Differential testing against real Vela: generates random networks with `npu-model-gen random`,
 compiles each with Vela 3.10 (C1, C3, C5) and 2.1.1 (C1, C3, C4) and with npu-pipeline's reference
 pipelines, and reports every difference in total cycles, SRAM peak and encoded/original weights, with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Longer fuzzing runs than CI's: each target for SECONDS seconds (default 1800) on all cores, keeping
 # the grown corpus in build/fuzz/fuzz-work/<target>/corpus between runs. Prints executions and findings.
 # usage: bench/fuzz.sh [seconds] [build-dir]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Lowering time against the unrolled operator count (issue 13, item 2): the TFLM MNIST LSTM with its
 batch raised to 1, 4, 16, 64 (input, states and outputs patched consistently, so the model stays valid);
 each batch unrolls into 28 time steps of 18 NPU operations. Prints Markdown: wall time and peak memory of

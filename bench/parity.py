@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Parity with Vela: compiles every model of shared/models with each reference configuration and
 prints, per model and config, our total cycles, SRAM peak, off-chip read bytes and encoded weight bytes
 beside Vela's (shared/reference/INDEX.tsv) with the relative error, plus median and max, and the share

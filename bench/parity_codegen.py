@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Code generation against Vela 3.10: compiles every shared model with the C1, C3 and C5 cascade
 pipelines (which end with the codegen stage), dumps our `_vela.tflite` with the shared dump tool and
 compares it with Vela's output (shared/reference/codegen): command streams, flash, scratch sizes,

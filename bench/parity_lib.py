@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared pieces of the parity and benchmark tools: running npu-pipeline, reading its reports and
 Vela's reference outputs, and error statistics."""
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Records what real Vela 3.10 (or 2.1.1) reports for a generated network as a regression case of
 tests/generated_networks (so CI keeps the comparison without Vela): copies the network into
 tests/generated_networks/networks/ and appends one row per configuration to vela310_figures.tsv

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Records what real Vela 3.10 writes for the generated networks of tests/generated_networks (its
 <network>_vela.tflite: the command streams, the flash contents, the scratch sizes, the whole file) as
 test data, so CI compares our code generation with Vela's without Vela: vela310_outputs.tsv, one row

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Compile-time scaling: whole-process compile time and peak memory on generated MobileNet-v1 networks
 of about 10, 100, 1,000 and 10,000 layers, and the speed-up from 1 to 2 TBB threads on the largest
 real models. Prints Markdown (bench/parity.py writes the comparison with Vela's wall times).

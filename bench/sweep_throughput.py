@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Throughput of a local `npu-pipeline sweep` over a folder of networks x 8 configurations (4 Ethos-U55
 variants x 2 scheduler goals on a reference pipeline), and what the sweep machinery costs over plain
 `npu-pipeline run` calls doing the same compiles: one process per compile, one after another and two at

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Minimal TFLite flatbuffer walking for benchmarks: find the shape vectors of tensors in place.
 
 Only what the benchmarks need (no dependency on the flatbuffers Python package): the root Model table,

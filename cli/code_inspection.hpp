@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // `inspect --commands` and `inspect --check`: what the code generator plugins find of their

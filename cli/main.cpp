@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // npu-pipeline: the command-line driver. Exit codes: 0 success, 1 compile error (bad model, does not
 // fit, internal error), 2 usage or configuration error.
 #include "commands.hpp"

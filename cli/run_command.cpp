@@ -1,4 +1,4 @@
-#include "allocation_listing.hpp"
+// SPDX-License-Identifier: Apache-2.0
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "report_files.hpp"

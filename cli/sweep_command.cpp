@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // npu-pipeline sweep: many networks × many configurations, locally (resumable, sharded) or as a
 // Slurm job array. The units live in cli/sweep/; this file is the command line around them.
 #include "cli_common.hpp"

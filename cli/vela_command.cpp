@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `npu-pipeline vela NETWORK [Vela 3.10 options]`: Vela's command line in front of the pipeline, so a
 // Makefile that calls `vela` works with the program name swapped.
 #include "cli_common.hpp"

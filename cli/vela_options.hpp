@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // `npu-pipeline vela`: Vela 3.10's command line, read as Vela reads it and turned into a pipeline.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // From Vela's options to a pipeline: the same stages a configs/reference/C*-cascade.yaml names, so
 // `npu-pipeline vela` and `npu-pipeline run` give the same results for the same settings.
 #include "vela_options.hpp"

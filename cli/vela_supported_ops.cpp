@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "vela_supported_ops.hpp"
 
 #include "npu/core/json.hpp"

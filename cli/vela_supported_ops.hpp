@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The supported-operators report (Vela's --supported-ops-report), generated from an accelerator

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Compiler options shared by every target of the project (and, through the SDK, by vendor plugins).
 add_library(npu_compile_options INTERFACE)
 add_library(NpuPipeline::compile_options ALIAS npu_compile_options)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Installation of the SDK's CMake package, and the Debian packages (cpack -G DEB, scripts/package.sh):
 #   npu-pipeline      the runtime: the command, the framework library, the bundled plugins and configs,
 #                     the Python module, docs; needs no compiler.

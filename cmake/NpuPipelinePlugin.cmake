@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # npu_add_plugin(<target> SOURCES <files...> [LIBRARIES <libs...>] [NO_INSTALL])
 #
 # Declares an npu-pipeline plugin: a MODULE library with hidden visibility (only the entry point

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # npu_add_test(NAME <name> SOURCES <files...> [LIBRARIES <libs...>] [LABELS <labels...>])
 # One Boost.Test executable per component; each source file holds the tests of one unit.
 function(npu_add_test)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Writes the fuzzers' seed corpus: small generated models (MobileNet v1/v2 and random networks of
 # many operator kinds), made by npu-model-gen, so that nothing depends on downloaded models.
 # usage: fuzz/make-corpus.sh <npu-model-gen> <output-dir>

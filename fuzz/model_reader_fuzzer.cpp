@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the TFLite reader on arbitrary bytes. A located npu::Error is the expected answer
 // to a bad file; anything else (a crash, a sanitizer report, another exception, an internal error)
 // is a finding.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the whole compile of one model file — read, lower, schedule, allocate, evaluate and
 // generate code — with configs/reference/C1-cascade.yaml (Ethos-U55-128, cascade scheduler, hill-climb
 // allocator, code generation with its own stream checker), through the plugins as npu-pipeline loads

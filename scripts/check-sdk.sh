@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Proves the SDK works for a vendor: install npu-pipeline to a temporary prefix, build the example
 # accelerator plugin (examples/vendor_accelerator) from that prefix only, and use it through the
 # installed npu-pipeline: listed by `plugins`, passing `conformance`, and compiling a real model with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CI stage: the HTML reports of run and compare rendered in headless Chromium (Debian's chromium), for
 # real: a missing browser fails here instead of skipping. Needs the build of scripts/run-tests.sh.
 #   scripts/ci-browser.sh [BUILD_DIR] [--update-docs]   (--update-docs: refresh docs/report-*.png)

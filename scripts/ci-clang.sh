@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CI stage "clang": the project must build with Debian 12's clang 14 as well as GCC 12. One clang
 # configuration serves everything this stage checks:
 #   1. build/fuzz: every target but the tests, with clang, -Werror and libFuzzer/ASan/UBSan
@@ -25,7 +26,7 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
 echo "== clang build"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DNPU_BUILD_FUZZERS=ON -DNPU_SANITIZE=ON -DNPU_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
+  -DNPU_BUILD_FUZZERS=ON -DNPU_SANITIZE=ON -DNPU_BUILD_TESTS=OFF -DNPU_BUILD_PYTHON=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build" --parallel "$jobs"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CI: builds the libFuzzer targets (Debian's clang, -fsanitize=fuzzer,address,undefined over every
 # library and plugin they use) and runs each for a fixed number of inputs from a seed corpus of
 # generated models (tools/model_generator). Any crash, sanitizer report, internal error, input slower
@@ -15,7 +16,7 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DNPU_BUILD_FUZZERS=ON -DNPU_SANITIZE=ON -DNPU_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
+  -DNPU_BUILD_FUZZERS=ON -DNPU_SANITIZE=ON -DNPU_BUILD_TESTS=OFF -DNPU_BUILD_PYTHON=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build" --parallel "$jobs" --target fuzz_model_reader fuzz_pipeline npu-model-gen
 
 work="$build/fuzz-work"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CI stage: build the .deb packages, install them on this (fresh) machine with apt, and use what they
 # installed: the command compiles a model, `import npu_pipeline` works from the system Python, the
 # runtime package pulls no compiler, libraries sit in the multiarch directory, copyright files exist.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CI stage: `npu-pipeline sweep --slurm --submit` on a real, single-node Slurm. Installs Debian's
 # slurm-wlm and munge when missing, starts munged, slurmctld and slurmd on localhost (as
 # /work/shared/notes/slurm-single-node.md describes; run as root), runs a small sweep (2 generated

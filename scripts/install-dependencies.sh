@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian 12 packages npu-pipeline needs, only if any is missing.
 set -euo pipefail
 

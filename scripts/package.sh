@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the Debian packages from a configured and built tree: npu-pipeline (runtime) and
 # npu-pipeline-dev (SDK), into <build-dir>/packages.
 # usage: scripts/package.sh [build-dir]   (default build/test)

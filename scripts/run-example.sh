@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One command from a fresh clone: install what is missing, build, generate the default example model
 # (a MobileNet-v1 0.25/96, deterministic) and compile it for an Ethos-U55-128.
 set -euo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "point_store.hpp"
 
 #include "npu/core/sha256.hpp"

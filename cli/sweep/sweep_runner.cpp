@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "sweep_runner.hpp"
 
 #include "npu/core/progress.hpp"

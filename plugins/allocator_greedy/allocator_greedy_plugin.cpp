@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // allocator_greedy: Vela's Greedy tensor allocator (tightest gap first). The allocation itself is in
 // allocator_common.
 #include "allocator_common/greedy_allocation.hpp"

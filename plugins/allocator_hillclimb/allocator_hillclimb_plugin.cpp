@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // allocator_hillclimb: Vela's HillClimb tensor allocator, Vela's default. The search itself is in
 // allocator_common; this file maps the pipeline options onto it.
 #include "allocator_common/hill_climb_allocation.hpp"

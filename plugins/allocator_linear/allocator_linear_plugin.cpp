@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // allocator_linear: every live range at its own address, one after another (Vela's LinearAlloc, which
 // Vela uses for permanent storage). The allocation itself is in allocator_common.
 #include "allocator_common/linear_allocation.hpp"

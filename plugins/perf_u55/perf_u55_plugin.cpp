@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // perf_u55: the Arm Ethos-U55 accelerator (32, 64, 128 and 256 MACs). Everything it does lives in
 // ethosu_common; this file only names the family and exports the plugin.
 #include "ethosu/accelerator/accelerator_plugin.hpp"

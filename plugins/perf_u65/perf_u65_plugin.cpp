@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // perf_u65: the Arm Ethos-U65 accelerator (256 and 512 MACs). Everything it does lives in
 // ethosu_common; this file only names the family and exports the plugin.
 #include "ethosu/accelerator/accelerator_plugin.hpp"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Renders the HTML reports of `npu-pipeline run -o` and `npu-pipeline compare -o` in headless Chromium and
 checks them: the pages load without console errors, the DOM has the chart titles, axis ticks and tables,
 and the screenshots show the charts drawn. Exits 77 (skipped) when no Chromium is installed, unless

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Running the built npu-pipeline and npu-model-gen from CLI tests.

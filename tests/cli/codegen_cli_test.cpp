@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The main job as users run it: `npu-pipeline run ... -o DIR` writes the deployable model next to the
 // reports, `inspect --commands/--check` reads it back, and the output does not depend on the thread
 // count. Runs the built binaries on a generated model (and on a CPU-only shared model when

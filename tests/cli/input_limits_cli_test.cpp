@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile and careless inputs as the command line meets them: files that are not regular files, thread
 // counts that would exhaust memory, nonsense configs, and the diagnostics and exit codes they get. Every
 // command runs under `timeout`, so a regression that reads forever fails instead of hanging the suite.

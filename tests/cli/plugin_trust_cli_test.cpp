@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Broken plugin libraries on the search path, as users meet them: `plugins` lists each as refused
 // with a reason (even those that crash or exit while loading), and other commands keep working.
 #include "test_support.hpp"

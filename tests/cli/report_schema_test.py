@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The JSON reports validate against docs/report.schema.json (JSON Schema 2020-12, checked with Debian's
 python3-jsonschema): `run -o` on a generated network with a cascade and a DP reference pipeline, and
 `vela --json --timing`. Also checks that the units the schema promises are in the field names."""

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `npu-pipeline sweep` as users run it: two generated networks × six configurations (the smallest
 // arena does not fit, so those points fail as rows), checked table and page, the same bytes at any
 // thread count and from shards merged, and a killed sweep resumed without recompiling what was done.

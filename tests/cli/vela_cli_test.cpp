@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `npu-pipeline vela`: Vela 3.10's command line gives what the matching reference pipeline gives (same
 // summary and per-layer CSV, byte-identical optimised model), refuses what it does not support by
 // name, and prints Vela's verbose views. Runs the built binaries on a generated model, and on a few

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "fake_plugins.hpp"
 
 #include "npu/conformance/accelerator_conformance.hpp"

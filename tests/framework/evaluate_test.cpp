@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The final evaluation (evaluateNetwork): what it tells the accelerator's cost model about each
 // scheduled operation.
 #include "fake_plugins.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // In-process fakes of every plugin kind, simple but real, for testing the framework's compile driver,

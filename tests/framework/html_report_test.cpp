@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The HTML reports: structure (titled charts, ticked axes, a row per layer), alignment of compared layers
 // by identity, and figures equal to the text and CSV writers'.
 #include "npu/pipeline/pipeline.hpp"

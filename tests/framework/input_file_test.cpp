@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one gate every file we read passes: a regular file under the cap of its kind, else a clear error.
 // Nothing here may hang: a FIFO is refused from a non-blocking open, without waiting for a writer.
 #include "npu/core/input_file.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // verifyOperatorShapes: the shape relations each operator type implies, checked before lowering so a
 // malformed model is rejected with the operator named (issue 13, item 1).
 #include "npu/ir/graph_algorithms.hpp"

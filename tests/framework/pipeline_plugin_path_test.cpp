@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A pipeline file's plugin_path: loads code, so it is honoured only when the user allows it.
 #include "npu/host/plugin_host.hpp"
 #include "npu/pipeline/pipeline.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The terminal progress bar: what a user watching a long compile sees.
 #include "npu/core/progress.hpp"
 

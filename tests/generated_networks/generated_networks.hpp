@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What the tests of tests/generated_networks share: the folder, the TSV cells, and compiling a network
@@ -34,10 +35,10 @@ class Pipelines {
 public:
   Pipelines() { host_.loadDirectory(buildDir() / "lib" / "npu-pipeline" / "plugins"); }
 
-  /// Compiles networks/<network> with configs/reference/<config>-cascade.yaml and the overrides.
-  Compilation compile(const std::string& network, const std::string& config,
+  /// Compiles networks/<network> with configs/reference/<pipeline>.yaml (e.g. "C1-cascade") and the overrides.
+  Compilation compile(const std::string& network, const std::string& pipeline,
                       const std::vector<std::string>& overrides) {
-    PipelineSpec spec = parsePipelineFile(sourceDir() / "configs" / "reference" / (config + "-cascade.yaml"));
+    PipelineSpec spec = parsePipelineFile(sourceDir() / "configs" / "reference" / (pipeline + ".yaml"));
     for (const std::string& assignment : overrides) {
       applyOverride(spec, assignment);
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Models already compiled by Vela (ethos-u operators inside): Vela 3.10 runs those operators on the CPU
 // and allocates only their real inputs and outputs, not their command streams, flash or scratch areas.
 // The figures are what real Vela 3.10.0 (8cb3c36) reported for these exact models (written out with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Networks made by `npu-model-gen random` that showed a behaviour of Vela 3.10 or 2.1.1 we had to
 // reproduce, compiled through the whole pipeline and compared with what real Vela reported for them
 // (vela310_figures.tsv with the cascade pipelines, vela21_figures.tsv with the DP scheduler and the

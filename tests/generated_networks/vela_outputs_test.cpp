@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Code generation on generated networks against what real Vela 3.10 wrote for them
 // (vela310_outputs.tsv, recorded by bench/record_vela_outputs.py with the Vela command line of each):
 // the same number of `ethos-u` operators, byte-identical command streams and flash contents, the same

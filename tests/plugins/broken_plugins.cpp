@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Deliberately broken plugins: each is compiled into its own library with one BROKEN_* macro set,
 // and the plugin-host tests prove that each is refused with a clear reason. The variants follow the
 // hostile libraries of issue 13 (a data symbol as entry point, a garbage factory that passes the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A minimal, correct plugin used by the plugin-host tests.
 #include "npu/plugin/frontend.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Grid expansion, network expansion and shards.
 #include "grid.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Point files: content keys, round trips, atomic writes.
 #include "npu/core/sha256.hpp"
 #include "point_store.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Slurm batch scripts `sweep --slurm` writes.
 #include "slurm_scripts.hpp"
 

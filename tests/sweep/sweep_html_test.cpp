@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sweep page: Pareto fronts and what the page shows.
 #include "sweep_html.hpp"
 

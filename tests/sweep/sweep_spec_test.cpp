@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sweep file: what it may say, and where it says what is wrong.
 #include "sweep_spec.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sweep table: CSV round trips, column choice, CSV and JSON rendering.
 #include "sweep_table.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The Acme NPU: a made-up accelerator with a simple but real roofline cost model. Its variants are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plugin: variants, options, and the entry point the npu-pipeline host loads.
 #include "acme_accelerator.hpp"
 

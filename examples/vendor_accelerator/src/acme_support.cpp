@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "acme_accelerator.hpp"
 
 #include <algorithm>

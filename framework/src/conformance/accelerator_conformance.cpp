@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "npu/conformance/accelerator_conformance.hpp"
 
 #include <tbb/parallel_for.h>

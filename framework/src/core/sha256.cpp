@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "npu/core/sha256.hpp"
 
 #include <algorithm>

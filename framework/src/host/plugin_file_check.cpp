@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "plugin_file_check.hpp"
 
 #include <elf.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "npu/ir/data_type.hpp"
 
 #include <array>

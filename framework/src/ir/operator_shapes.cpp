@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shape consistency of the operators a frontend produces: what the operator's definition implies about
 // the shapes of its operands (weights against the OFM depth, bias length, batch, kernel against the
 // IFM, per-channel quantisation against the channels). The back end trusts these relations; a model

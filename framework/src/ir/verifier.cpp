@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "npu/core/diagnostics.hpp"
 #include "npu/ir/graph_algorithms.hpp"
 

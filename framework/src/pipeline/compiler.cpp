@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "npu/pipeline/compiler.hpp"
 
 #include "npu/core/shape.hpp"

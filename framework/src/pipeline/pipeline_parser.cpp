@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "npu/pipeline/pipeline.hpp"
 
 #include "npu/core/input_file.hpp"

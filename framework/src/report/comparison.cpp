@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "npu/report/comparison.hpp"
 #include "comparison_figures.hpp"
 #include "number_format.hpp"

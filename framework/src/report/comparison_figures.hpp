@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The network figures a comparison shows, one list for every comparison writer (text, CSV, HTML), each
 // computed by the report figure functions the single-run writers use.
 #pragma once

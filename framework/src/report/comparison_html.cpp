@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The HTML page of a comparison: the figures of the text and CSV comparison (the same list, computed by
 // the same functions), then per model the layers of both schedules aligned by identity (pairLayers),
 // with cycles, per-layer deltas and SRAM in use side by side. Self-contained and deterministic.

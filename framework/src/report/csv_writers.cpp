@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vela 3.10-compatible CSV files: the same columns in the same order with the same meaning and number
 // formatting (stats_writer.write_summary_metrics_csv, npu_performance.print_performance), so scripts
 // written against Vela's output keep working.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The text views of what a compilation decided, beside the main report: configuration, schedule,
 // allocation and stage times. Each mirrors one of Vela's --verbose-* printouts.
 #include "npu/report/writers.hpp"

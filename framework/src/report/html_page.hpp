@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shell and small formatting helpers shared by the HTML reports (run and compare).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "html_report_parts.hpp"
 
 #include "html_page.hpp"

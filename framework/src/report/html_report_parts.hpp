@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pieces both HTML reports (run and compare) build from: layer bars, SRAM reference lines, cell texts.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The HTML report of one compilation: Vela's network summary, per-layer cycles stacked by what bounds
 // them, SRAM in use over the schedule against its limit, a per-layer table and the CPU operations.
 // Self-contained (inline CSS and SVG, no scripts), deterministic; every figure comes from the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The JSON report, format version 1: docs/report.schema.json describes every field. Every name that
 // carries a quantity ends in its unit (_bytes, _hz, _s, _cycles, _nhwc for [batch, height, width,
 // depth] element shapes); an object named with a unit ("cycles", "access_bytes") holds only quantities

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The figures every report writer prints, each computed in one place, so that the text, CSV, JSON and
 // HTML views of one compilation (and of a comparison) can never disagree about a number.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Charts as inline SVG for the HTML reports: titled, with ticked and labelled axes, a legend, a tooltip
 // per bar, scaled to the page width. No scripts, no external resources, deterministic text.
 #pragma once

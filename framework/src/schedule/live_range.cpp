@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "npu/schedule/live_range.hpp"
 
 #include "npu/core/diagnostics.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Behaviour of Vela 3.10's hillclimb_allocation.py (HillClimbAllocator); comments name the Vela method
 // each part reproduces. The search state (addresses, predecessors, turns) is deliberately left stale
 // between attempts where Vela leaves it stale, because the next bottleneck is read from it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "allocator_common/linear_allocation.hpp"
 
 #include "allocator_common/address_arithmetic.hpp"

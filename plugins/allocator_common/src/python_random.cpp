@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The generator is the MT19937 reference algorithm (Matsumoto and Nishimura), which CPython's
 // _randommodule.c implements; seeding and drawing follow CPython so that the stream is identical.
 #include "allocator_common/python_random.hpp"

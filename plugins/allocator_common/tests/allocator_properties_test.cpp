@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Properties of the three allocators over a few thousand seeded random sets of live ranges.
 #include "allocator_common/greedy_allocation.hpp"
 #include "allocator_common/hill_climb_allocation.hpp"

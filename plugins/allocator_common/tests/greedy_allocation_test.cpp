@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Expected addresses are worked out by hand from greedy_allocation.py (GreedyAllocator) and agree with
 // Vela 3.10's own code run on the same ranges.
 #include "allocator_common/greedy_allocation.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Expected results follow hillclimb_allocation.py (HillClimbAllocator). Where the search runs, the
 // addresses are those Vela 3.10's own code gives for the same ranges in the same order.
 #include "allocator_common/hill_climb_allocation.hpp"

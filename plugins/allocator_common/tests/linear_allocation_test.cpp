@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Expected addresses follow tensor_allocation.py linear_allocate_live_ranges: each range at the running
 // total, which grows by the range's size rounded up to the allocation granularity.
 #include "allocator_common/linear_allocation.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "allocator_common/live_range_checks.hpp"
 
 #include "npu/core/diagnostics.hpp"

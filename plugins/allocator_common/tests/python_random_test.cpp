@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PythonRandom reproduces CPython's `random` stream; the expected numbers are what CPython 3.11 prints
 // for the same calls.
 #include "allocator_common/python_random.hpp"

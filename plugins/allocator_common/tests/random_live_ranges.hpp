@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Seeded random live ranges for the allocator tests. Drawn with PythonRandom, whose stream is fixed by

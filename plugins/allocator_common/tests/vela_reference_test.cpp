@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Real Vela 3.10 allocations: every HillClimb block of --verbose-allocation in the reference outputs
 // (schedule.txt) rebuilt into live ranges and allocated again. Needs the shared reference data
 // (NPU_PIPELINE_REFERENCE or NPU_PIPELINE_MODELS); skipped without it.

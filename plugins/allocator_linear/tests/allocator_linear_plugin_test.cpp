@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The built allocator_linear plugin, loaded through the plugin host like the CLI loads it (LoadedAllocator).
 #include "allocator_common/linear_allocation.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The codegen_ethosu plugin: Ethos-U55/U65 code generation behind npu::CodegenPlugin. It turns every
 // scheduled NPU region into a register command stream, lays out the read-only area they share, and
 // writes the deployable model: the input graph with each region replaced by an `ethos-u` operator, as

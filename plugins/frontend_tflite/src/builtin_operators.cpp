@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "builtin_operator_table.hpp"
 
 #include "frontend_tflite/builtin_operators.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "frontend_tflite/model_reader.hpp"
 
 #include "npu/plugin/frontend.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "option_reader.hpp"
 
 #include "tensor_reader.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "frontend_tflite/builtin_operators.hpp"
 #include "test_models.hpp"
 

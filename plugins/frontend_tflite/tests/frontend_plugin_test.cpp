@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plugin as the host sees it: loaded from the build tree, it reads models and reports bad ones as
 // Model errors across the library boundary.
 #include "npu/host/plugin_host.hpp"

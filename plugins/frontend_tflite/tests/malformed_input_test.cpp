@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Malformed input never crashes the reader: every problem is a Model error naming the file and what is
 // wrong. (Run these under NPU_SANITIZE=ON too: the guarantee includes ASan/UBSan cleanliness.)
 #include "frontend_tflite/model_reader.hpp"

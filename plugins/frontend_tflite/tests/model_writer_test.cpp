@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TFLite writer: Vela's own optimised models read and written again come out byte for byte
 // (the writer lays a file out as Vela 3.10's tflite_writer does), and a model written with Vela's
 // options reads back as the same graph.

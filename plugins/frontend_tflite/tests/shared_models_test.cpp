@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every real model of /work/shared/models (NPU_PIPELINE_MODELS) loads, with the operators PROVENANCE.tsv
 // lists for it.
 #include "frontend_tflite/model_reader.hpp"

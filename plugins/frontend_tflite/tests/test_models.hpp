@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Small TFLite models built in memory for the frontend's tests, and helpers to read them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LUT-based activations and activation fix-ups (Vela tflite_graph_optimiser.py: convert_ops_to_lut,
 // convert_hardswish_to_lut, fixup_relus_with_differing_ifm_ofm_scaling,
 // convert_tanh_sigmoid_to_lut, convert_quantize; lut.py convert_to_lut).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Convolution and fully connected rewrites (Vela tflite_graph_optimiser.py: convert_depthwise_to_conv,
 // convert_conv_to_fc, convert_avg_pool_to_conv2d, fixup_strided_conv, rewrite_fully_connected_input,
 // convert_batched_fc_shape, fixup_conv2d_backprop, fixup_bias_tensors).

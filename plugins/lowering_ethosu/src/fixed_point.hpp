@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Integer fixed-point arithmetic of the TensorFlow Lite reference kernels (gemmlowp), as Vela uses it to
 // compute lookup tables bit-exactly (Vela fp_math.py). Values are int64 in the interface so callers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ethosu_lowering/lowering.hpp"
 
 #include "ethosu_lowering/passes.hpp"

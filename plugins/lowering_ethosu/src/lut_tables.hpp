@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Lookup tables of LUT activations, computed the way Vela 3.10 computes them (lut.py, softmax.py,
 // tflite_graph_optimiser.py), so the tables are the ones the hardware would run:

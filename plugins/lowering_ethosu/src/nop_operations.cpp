@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "nop_operations.hpp"
 
 #include "ethosu_lowering/rewrite_support.hpp"

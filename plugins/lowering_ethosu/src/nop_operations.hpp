@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Factories for the operations Vela creates while rewriting (Vela operation_util.py): AvgPool copies,
 // elementwise operations with a fresh output, depthwise max pooling, reduce sum, fully connected.

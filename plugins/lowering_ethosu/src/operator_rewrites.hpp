@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The per-operator rewrites of Vela's op_rewrite_list (tflite_graph_optimiser.py), each returning the
 // operations that replace one operation, or nullopt when it does not apply. rewriteOperators() runs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "padding_math.hpp"
 
 #include "ethosu_lowering/rewrite_support.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Hardware padding of kernels (Vela tflite_graph_optimiser.py calc_padding_and_skirt,
 // calc_upscaled_padding_and_skirt; graph_optimiser_util.py needed_total_padding, calc_explicit_padding)

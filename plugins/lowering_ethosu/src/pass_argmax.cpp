@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ARG_MAX over the depth as a depthwise convolution, depthwise max pooling and casts (Vela
 // tflite_graph_optimiser.py convert_argmax_to_depthwise_conv_and_max_pool):
 //   1. a 1x1 depthwise convolution multiplies every value by 2^7 into int16 and adds the reversed

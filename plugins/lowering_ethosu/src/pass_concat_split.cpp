@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Concatenation as writes at offsets and split/slice as reads at offsets (Vela tflite_graph_optimiser.py:
 // rewrite_concat_ops, rewrite_split_ops, rewrite_stridedslice_output, rewrite_unpack_output,
 // remove_SplitSliceRead; graph_optimiser_util.py: create_avg_pool_for_concat).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Grouped convolutions (the IFM is deeper than the weights' input depth) as a SPLIT of the IFM along the
 // depth, one convolution per group and a CONCATENATION of their outputs (Vela tflite_graph_optimiser.py
 // convert_conv_groups). It runs right after placement, before concatenations and splits are rewritten;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Elementwise decompositions (Vela tflite_graph_optimiser.py: convert_squared_difference, convert_prelu,
 // convert_mul_max_to_abs_or_lrelu, convert_lrelu, convert_lrelu_to_lut, convert_lrelu_to_mul_max).
 #include "ethosu_lowering/rewrite_support.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which feature maps may use the NHCWB16 brick format (Vela graph_optimiser_util.py
 // check_format_restrictions): everything stays linear that the CPU, a DMA, a reshaped view, an
 // unaligned concat/split offset or a subgraph boundary sees.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // UNIDIRECTIONAL_SEQUENCE_LSTM unrolled into its basic operations, one set per time step and batch
 // (Vela lstm.py Lstm.get_graph): per gate two fully connected layers (input feature and recurrent state)
 // and an Add with the gate's Sigmoid/Tanh; the cell state from two Muls and an Add; the output state from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MEAN as depthwise convolutions summing at most 64 rows each, added together, and a Mul that scales
 // by 1 / N (Vela tflite_graph_optimiser.py convert_mean_to_depthwise_conv).
 #include "ethosu_lowering/rewrite_support.hpp"

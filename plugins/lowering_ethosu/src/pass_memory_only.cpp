@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory-only operators on the NPU (Vela graph_optimiser_util.py bypass_memory_only_ops): the producer
 // writes the operator's output directly, or, when the input must be kept (other readers, produced by
 // the CPU, a graph input or a constant), the operator becomes a Memcpy.

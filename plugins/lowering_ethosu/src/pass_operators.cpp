@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vela's op_rewrite_list (tflite_graph_optimiser.py tflite_optimise_graph), in its order: every NPU
 // operation goes through the list until no rewrite applies.
 #include "ethosu_lowering/passes.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pass packing (Vela pass_packing.py pack_into_passes): stand-alone ReLUs merged into their producers or
 // given an AvgPool primary operation, and the operations ordered like Vela's pass list (a depth-first walk
 // from the subgraph outputs, then CPU passes grouped). Also dead-code removal and tensor compaction.

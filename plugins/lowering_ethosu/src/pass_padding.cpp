@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PAD folding and expansion, the hardware padding of every kernel, LUT fusion into producers and copies
 // of constant outputs (Vela tflite_graph_optimiser.py: replace_pad_by_hw_pad, convert_pad,
 // add_padding_fields, fuse_activation_function_with_prev, and the end of tflite_optimise_graph).

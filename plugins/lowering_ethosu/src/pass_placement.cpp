@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Static constant folding, placement through the accelerator's support checks, and the 4D operation
 // shapes (Vela tflite_graph_optimiser.py: optimise_quantize, convert_shape_op_to_constant_tensor,
 // fixup_pool_strides, supported_operator_check, set_ifm_ofm_op_shapes).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR (Vela tflite_graph_optimiser.py fixup_resize and the
 // functions it calls):
 // - same size: an Identity, removed later like every pass-through;

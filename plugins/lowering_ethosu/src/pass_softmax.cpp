@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SOFTMAX as the ~30 elementwise and reduction operations Vela emits (Vela softmax.py SoftMax.get_graph,
 // get_graph_8bit, get_graph_int16). Names follow Vela: "<op>_<kind><pass number>".
 #include "ethosu_lowering/rewrite_support.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TRANSPOSE of height and width as an AvgPool copy that writes the OFM with its height and width strides
 // swapped (Vela tflite_graph_optimiser.py fixup_transpose). The operation works on the IFM's 4D shape;
 // the supported permutations are those where only two of H, W (and a unit C) change places.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Ethos-U lowering as a pipeline plugin ("ethosu_lowering"); the work is in ethosu_lowering_passes.
 #include "ethosu_lowering/lowering.hpp"
 

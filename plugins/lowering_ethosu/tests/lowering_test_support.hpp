@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Hand-made graphs and a test double of npu::Accelerator whose support() places on the CPU exactly the
 // operation types a test names (everything else is supported); the other sub-interfaces are not needed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lookup tables equal Vela 3.10's. The expected sums and entries were computed by running Vela's own
 // table code (lut.py, softmax.py, tflite_graph_optimiser.py on fp_math.py) for the same quantisations;
 // the 16-bit softmax tables are Vela's constant EXP_LUT and ONE_OVER_ONE_PLUS_X_LUT.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The real Ethos-U accelerator of a reference configuration (reference/README.md: C1/C2/C5 ethos-u55-128,
 // C3 ethos-u65-256, C4 ethos-u55-64, each with its Vela system config and memory mode), built by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every shared model lowers without an error into a valid graph (skipped when NPU_PIPELINE_MODELS is
 // unset). The support checks of the real accelerator are not part of this test: the fake accelerator
 // accepts every operation, so this checks the rewrites on real graphs, not the placement.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "lowering_test_support.hpp"
 
 #include <boost/test/unit_test.hpp>

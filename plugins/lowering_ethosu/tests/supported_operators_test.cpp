@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every operator of Vela 3.10's SUPPORTED_OPS.md, in a small graph the Ethos-U-55 checks accept, lowers
 // onto the NPU into a valid graph of operations the hardware runs. Users bring models we have never
 // seen; this makes sure no supported operator is left without its rewrite.

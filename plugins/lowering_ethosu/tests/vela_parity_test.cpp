@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parity with Arm Vela 3.10 on the shared models (skipped when NPU_PIPELINE_MODELS is unset): for every
 // model and every configuration of the reference INDEX.tsv (release vela310), the lowering with the real
 // Ethos-U accelerator of that configuration must place as many operations on the NPU and the CPU as Vela

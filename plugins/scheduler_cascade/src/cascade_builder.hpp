@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Groups consecutive operations of a proposal into cascades linked by rolling buffers (Vela:
 // cascade_builder.py). A cascade grows from an operation through its single consumer as long as that

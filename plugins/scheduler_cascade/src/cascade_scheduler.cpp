@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cascade_scheduler.hpp"
 
 #include "cascade_builder.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The cascade scheduler of Vela 3.x (scheduler.py: schedule_passes) for one NPU region: MAX and MIN
 // schedules, cascades built on the MIN schedule, cascades re-striped and weights buffered within the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "feature_map_homing.hpp"
 
 #include "memory_snapshot.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Homing the feature maps once the schedule is chosen: OFMs outside cascades move into the fast storage
 // as far as it has room, chosen by how often they are accessed (Vela:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Live ranges of a complete plan, and the memory snapshot the scheduler steers by (Vela:
 // Scheduler.update_op_memory_snapshot): fast-storage bytes live at every step, and each operation's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Deterministic parallel map on TBB: results come back in index order, and when tasks throw, the
 // exception of the lowest index is rethrown, so the outcome never depends on the number of threads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Candidate generation: how an operation runs for a given OFM stripe (block config, IFM stripes,
 // full-depth weight encoding, compute cycles), and the three families of whole-region proposals Vela's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The scheduler_cascade plugin: Vela 3.x's cascade scheduler behind npu::SchedulerPlugin.
 
 #include "cascade_scheduler.hpp"

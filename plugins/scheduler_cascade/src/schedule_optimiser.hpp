@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Selection: the cascades of the MIN schedule are optimised one by one (in parallel, they are
 // independent) by proposing larger stripes for each cascade's last operation and keeping the best

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "schedule_output.hpp"
 
 #include "memory_snapshot.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Application: a plan becomes the framework's Schedule: per operation the block config, stripes,
 // cascade and weight plan; the home and format of every feature map; and every buffer that needs an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The cascade scheduler's working representation (Vela 3.x scheduler.py): a SchedulePlan holds, for
 // the operations it covers, how each one runs (an OperationPlan: block config, stripes, cascade, weight

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Weight buffering proposals (Vela: Scheduler.propose_schedule_buffering and propose_weight_buffering):
 // weights stored in slow memory are copied by DMA into buffers in the fast storage, the first part under

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A region of a hand-made graph ready to schedule against the fake accelerator (shared by the test
 // files of scheduler_cascade).

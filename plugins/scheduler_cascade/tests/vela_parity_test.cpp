@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cascade scheduler on the shared real models through the whole pipeline (frontend, Ethos-U
 // lowering and accelerator, hill-climb allocator), against what Vela 3.10 reported: total cycles and
 // SRAM peak (INDEX.tsv) and, per operation, block config, stripes, cascades and weight buffers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "weight_buffering.hpp"
 
 #include "cascade_fixture.hpp"

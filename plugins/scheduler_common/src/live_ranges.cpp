@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "scheduler_common/live_ranges.hpp"
 
 #include "npu/core/diagnostics.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "scheduler_common/schedule_checks.hpp"
 
 #include "npu/core/diagnostics.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "scheduler_common/tensor_placement.hpp"
 
 namespace npu::scheduling {

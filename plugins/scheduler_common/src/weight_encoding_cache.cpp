@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "scheduler_common/weight_encoding_cache.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "scheduler_common/scheduling_graph.hpp"
 
 #include "support/scheduling_fakes.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Options of the dynamic-programming scheduler: Vela 2.1's SchedulerOptions and the search limits it
 // fixed (block_config_limit, pareto_max_candidates, weight_estimation_scaling).

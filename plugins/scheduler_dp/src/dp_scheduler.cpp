@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "dp_scheduler.hpp"
 
 #include "dp_search.hpp"

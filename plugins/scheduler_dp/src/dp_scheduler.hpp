@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Vela 2.1's dynamic-programming scheduler for one NPU region: build the pass view, score every block
 // config of every pass, search, write the schedule.

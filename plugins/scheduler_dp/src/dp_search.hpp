@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The dynamic-programming search of Vela 2.1 (scheduler.DynamicProgrammingScheduler): walking back
 // from the passes nobody reads, every pass is either weight-streamed on its own or IFM-streamed,

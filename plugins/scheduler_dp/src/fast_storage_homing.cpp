@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "fast_storage_homing.hpp"
 
 #include "scheduler_common/scheduling_graph.hpp"

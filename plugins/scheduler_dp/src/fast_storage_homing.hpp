@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Where the tensors of the chosen cascaded passes live and for how long: rolling buffers and weight
 // buffers in fast storage, feature maps inside a cascade in the brick format, and (when feature maps

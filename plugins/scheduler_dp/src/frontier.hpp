@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Pareto frontier of the dynamic-programming search (Vela 2.1 scheduler.filter_pareto_frontier,
 // pareto_metric, candidate_metric, best_candidate). The frontier is chosen from the figures of the

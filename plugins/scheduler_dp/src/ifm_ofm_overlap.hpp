@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How much of an IFM-streamed cascade's OFM may be written over its first IFM (Vela 2.1
 // high_level_command_stream_generator.calc_allowed_ofm_ifm_overlap_for_pass_list): the stripes run

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "pass_evaluator.hpp"
 
 #include <tbb/parallel_for.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Block config candidates of every pass and their figures through the accelerator's cost model, as
 // the search sees them: feature maps in their default memory (Vela 2.1 scores passes before any memory

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "pass_graph.hpp"
 
 #include "scheduler_common/scheduling_graph.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The region as the dynamic-programming scheduler sees it (Vela 2.1's packed passes before
 // scheduling): one pass per NPU operation, its feature maps as stored before any scheduling decision

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The scheduler_dp plugin: Vela 2.1's dynamic-programming scheduler behind npu::SchedulerPlugin.
 
 #include "dp_scheduler.hpp"

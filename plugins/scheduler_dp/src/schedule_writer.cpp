@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "schedule_writer.hpp"
 
 #include "fast_storage_homing.hpp"

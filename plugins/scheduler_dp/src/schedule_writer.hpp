@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Turns the strategies the search chose into the framework's Schedule (Vela 2.1
 // DynamicProgrammingScheduler.apply_result, move_scales_to_fast_storage and

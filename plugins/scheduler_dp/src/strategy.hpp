@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The values the dynamic-programming search combines (Vela 2.1 scheduler.Strategy / StrategySet):
 // a strategy is one cascaded pass (a run of passes streamed one way), a strategy set the finished

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The DP scheduler on hand-made graphs with the fake accelerator of scheduler_common's tests.
 #include "dp_scheduler.hpp"
 #include "pass_graph.hpp"

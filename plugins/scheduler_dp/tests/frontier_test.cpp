@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Pareto frontier of the DP search: what it keeps, the SRAM limit, the candidate cap, and figures
 // of extensions weighed before they are built.
 #include "frontier.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IFM/OFM overlap of IFM-streamed cascades: the per-step composition the search keeps gives what a
 // replay of every stripe of the cascade gives (Vela 2.1 calc_allowed_ofm_ifm_overlap_for_pass_list).
 #include "ifm_ofm_overlap.hpp"

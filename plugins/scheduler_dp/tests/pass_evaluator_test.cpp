@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Block config candidates and figures of passes as the DP search sees them.
 #include "pass_evaluator.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The values the DP search combines: persistent strategies and sets, and the collation of
 // predecessor strategies.
 #include "dp_search.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The DP scheduler with the 2020 cost model (configs/reference/C*-dp-vela2.yaml) against what Arm Vela
 // 2.1.1 reported for the shared models (shared/reference/vela21): total cycles of the NPU passes, SRAM
 // peak, and per pass the streaming strategy and block config. Runs when NPU_PIPELINE_MODELS is set.

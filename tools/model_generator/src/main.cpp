@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // npu-model-gen: writes deterministic int8 TFLite models of real architectures (see --help).
 #include "model_generator/model_generator.hpp"
 #include "model_generator/random_network.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random layers that compute: convolutions, pooling, elementwise operators, activations, reductions.
 #include "random_layers.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random layers that move data: concatenation, splits, slices, padding, resizing, reshapes,
 // transposes, and the CPU-only operators and shape side chains a converter leaves in a network.
 #include "random_layers.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The random network: inputs, a sequence of drawn layers reading the values made so far, and the
 // values nothing reads as outputs.
 #include "model_generator/random_network.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The same options give byte-identical files: in one process, across processes (a golden checksum) and
 // from the command line.
 #include "model_generator/model_generator.hpp"

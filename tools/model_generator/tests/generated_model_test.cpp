@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Generated models load back through the frontend with exactly the operators and MACs the generator
 // planned.
 #include "frontend_tflite/model_reader.hpp"

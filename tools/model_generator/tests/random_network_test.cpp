@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random networks: deterministic, valid for the frontend (every tensor and operator read back with the
 // operators the generator counted), varied, and restricted to the kinds asked for.
 #include "frontend_tflite/model_reader.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 /// Marks framework classes and functions that plugins use across shared-library boundaries. Plugins

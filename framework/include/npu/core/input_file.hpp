@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Every file the compiler reads on a user's behalf (pipelines, system configs, memory modes, Vela .ini

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // An allocator plugin's test fixture: the built plugin library (NPU_ALLOCATOR_PLUGIN_FILE, set by the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The register command stream of a list of NPU operations, and the driver payload that carries it in

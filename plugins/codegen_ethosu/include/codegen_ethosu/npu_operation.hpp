@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The NPU operations a register command stream is generated from: one hardware operation each (a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The Ethos-U55/U65 command set: commands without payload (cmd0: operations and 16-bit register

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What a command stream does to memory, as the checker sees it: the operations the two engines (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "checker/stream_check.hpp"
 
 #include "checker/stream_trace.hpp"

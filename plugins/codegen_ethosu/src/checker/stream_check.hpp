@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The command-stream checker as users and code generation call it: decode an `ethos-u` operator's

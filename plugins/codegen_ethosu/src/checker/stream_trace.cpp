@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "checker/stream_trace.hpp"
 
 #include "codegen_ethosu/npu_operation.hpp"

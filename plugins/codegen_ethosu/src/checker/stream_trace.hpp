@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // From a decoded register command stream to what it does to memory (access_trace.hpp): the register

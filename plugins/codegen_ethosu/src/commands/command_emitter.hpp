@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Writes command words and leaves out a register setting that would not change the register (Vela's

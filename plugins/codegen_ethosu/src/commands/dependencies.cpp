@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "commands/dependencies.hpp"
 
 #include "npu/core/shape.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What the kernel pipeline and the DMA must wait for: the memory every NPU operation reads and

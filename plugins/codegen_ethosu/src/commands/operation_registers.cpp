@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "commands/operation_registers.hpp"
 
 #include "commands/scaling_registers.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The register settings of one NPU operation, before its NPU_OP command (Vela 3.10's

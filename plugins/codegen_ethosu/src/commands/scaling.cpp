@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "commands/scaling.hpp"
 
 #include <algorithm>
@@ -13,7 +14,13 @@ double roundAwayFromZero(double value) { return std::trunc(value + (value < 0 ? 
 std::int64_t quantiseFloat32(double value, double scale, std::int64_t zeroPoint) {
   const float quotient = static_cast<float>(value) / static_cast<float>(scale);
   const float rounded = std::trunc(quotient + (quotient < 0 ? -0.5F : 0.5F));
-  return zeroPoint + static_cast<std::int64_t>(rounded);
+  // A zero or tiny scale gives an infinite (or NaN) quotient, which no integer holds: saturate, as the
+  // registers that take the result clamp it to their range anyway (found by fuzz_pipeline).
+  constexpr float kLimit = 4.0e18F;
+  if (std::isnan(rounded)) {
+    return zeroPoint;
+  }
+  return zeroPoint + static_cast<std::int64_t>(std::clamp(rounded, -kLimit, kLimit));
 }
 
 // Vela: scaling.quantise_scale.

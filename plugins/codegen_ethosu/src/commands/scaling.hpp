@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Fixed-point scales of the OFM and of elementwise operands, as the hardware takes them (Vela 3.10's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "commands/scaling_registers.hpp"
 
 #include "npu/core/diagnostics.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The scale registers (OFM_SCALE, OPA_SCALE, OPB_SCALE) of pooling and elementwise operations, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "decoder/command_decoder.hpp"
 
 #include "codegen_ethosu/registers.hpp"

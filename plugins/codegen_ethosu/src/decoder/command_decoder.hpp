@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Reading an `ethos-u` operator's command stream tensor back: the driver header, the register commands,

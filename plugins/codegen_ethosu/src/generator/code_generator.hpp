@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Code generation for a whole compiled network: every NPU region's command stream, the read-only area

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "generator/code_generator.hpp"
 
 #include "frontend_tflite/model_writer.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // `npu-pipeline inspect --commands/--check` for Ethos-U: finds the `ethos-u` operators of a model read

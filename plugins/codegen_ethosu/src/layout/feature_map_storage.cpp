@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "layout/feature_map_storage.hpp"
 
 #include "npu/core/diagnostics.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // How the NPU addresses a stored tensor: region, base address, storage format and shape, and from them

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "layout/read_only_area.hpp"
 
 #include "ethosu/architecture/variant.hpp"

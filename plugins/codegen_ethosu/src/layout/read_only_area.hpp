@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The read-only area (Vela's "flash" tensor, region 0) shared by every `ethos-u` operator of a model:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "listing/operation_listing.hpp"
 
 #include "support/python_format.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // NPU operations printed exactly as Vela 3.10 prints its register command stream's input

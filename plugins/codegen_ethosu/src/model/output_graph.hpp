@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The deployable model as a graph: the lowered graph with every NPU region replaced by one `ethos-u`

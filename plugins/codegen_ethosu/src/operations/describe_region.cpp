@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "operations/describe_region.hpp"
 
 #include "operations/operation_semantics.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Reads, for every scheduled operation of one NPU region, what its NPU operations need (OperationInfo)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Turns high-level commands into NPU operations with every address resolved (Vela 3.10's

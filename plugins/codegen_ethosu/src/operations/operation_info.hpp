@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What every NPU operation generated for one scheduled operation shares: its kind, its feature maps as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The register-level meaning of a lowered operation: which hardware operation it is, how its feature

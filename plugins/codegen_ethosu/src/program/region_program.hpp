@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // One NPU region from schedule to NPU operations: describe its operations, generate the high-level

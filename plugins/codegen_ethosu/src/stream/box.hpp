@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // A box of a 4D feature map (batch, height, width, depth): start inclusive, end exclusive. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "stream/high_level_stream.hpp"
 
 #include "npu/core/diagnostics.hpp"

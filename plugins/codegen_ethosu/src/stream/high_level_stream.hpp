@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The high-level command stream of one NPU region: the stripes each operation runs (which OFM box it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Lookup tables in SHRAM: which slot each operation's table goes to and which table DMAs can be left

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The register command stream of hand-made NPU operations: what a register cannot hold is a compile
 // error naming the operation, the decoder reads back what the generator wrote, and the checker accepts
 // a sound stream and catches the same stream once corrupted.

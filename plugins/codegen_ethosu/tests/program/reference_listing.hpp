@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Vela 3.10's register command stream listings (shared/reference/codegen/vela310/<config>/<model>/

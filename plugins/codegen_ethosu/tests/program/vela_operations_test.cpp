@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Our NPU operations against Vela 3.10's, operation by operation, for the shared models in C1, C3 and
 // C5 (skipped without NPU_PIPELINE_MODELS / NPU_PIPELINE_REFERENCE).
 #include "reference_listing.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ethosu/accelerator/tensor_layout.hpp"
 
 #include "ethosu/architecture/architecture.hpp"

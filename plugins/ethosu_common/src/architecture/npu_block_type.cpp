@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ethosu/architecture/npu_block_type.hpp"
 
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ethosu/architecture/operation_traits.hpp"
 
 namespace ethosu {

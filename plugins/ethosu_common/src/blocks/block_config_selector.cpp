@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ethosu/blocks/block_config_selector.hpp"
 
 namespace ethosu {

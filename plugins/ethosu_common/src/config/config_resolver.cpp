@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ethosu/config/config_files.hpp"
 #include "ethosu/config/vela_ini.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Number parsing with the rules of Python's float() and int(), which Vela applies to .ini values, and

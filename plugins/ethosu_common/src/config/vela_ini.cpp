@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ethosu/config/vela_ini.hpp"
 
 #include "config_values.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vela 2.1 shared_buffer_allocation.py: SharedBufferAllocation.try_block and find_suitable_block_configs,
 // with the bank sizes of ArchitectureFeatures.generate_block_config.
 

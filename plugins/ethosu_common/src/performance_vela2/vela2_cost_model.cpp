@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ethosu/performance_vela2/vela2_cost_model.hpp"
 
 #include "ethosu/performance_vela2/vela2_estimates.hpp"

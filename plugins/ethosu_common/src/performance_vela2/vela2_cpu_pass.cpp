@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The memory traffic of a pass Vela 2.1 places on the CPU: npu_performance.performance_metrics_for_pass
 // gives it no compute cycles but still counts reading its inputs and writing its outputs, with the
 // 1x1x1 block of a non-NPU pass (scheduler.get_block_configs), and the network's totals include it.

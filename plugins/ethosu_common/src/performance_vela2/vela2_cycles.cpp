@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compute cycles of the 2020 model: convolution/pooling blocks, output stage, command overhead and
 // the burst efficiency of feature map transfers (Vela 2.1 npu_performance.py).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One pass of the 2020 model: which blocks it runs, how often it re-reads its IFM and weights, the
 // bytes it moves per memory and the cycles they take (Vela 2.1 npu_performance.performance_metrics_for_pass).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // One constraint of Vela's checks: a short id, Vela's text, and a pure function of the operation that

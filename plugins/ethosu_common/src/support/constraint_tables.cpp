@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which constraints apply to which operation type, in the order Vela 3.10 evaluates them (the order
 // of TFLiteSemantic.__init__ and TFLiteSupportedOperators.__init__): the first that fails is reported.
 

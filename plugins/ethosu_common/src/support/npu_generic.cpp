@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The generic NPU constraints of Vela 3.10 (tflite_supported_operators.py, TFLiteSupportedOperators):
 // data types, tensor sizes, per-axis quantisation, batch size and fused activations.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NPU constraints of Vela 3.10 (tflite_supported_operators.py) on kernels: strides, dilation and
 // filter sizes of convolutions and pooling, transpose convolution geometry, weights and biases.
 

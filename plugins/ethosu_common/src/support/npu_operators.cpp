@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NPU constraints of Vela 3.10 (tflite_supported_operators.py) for single operator types: resize,
 // element-wise broadcasting and quantisation, strided slice, pad, mean, reshape, arg max, LSTM, rsqrt,
 // slice and transpose.

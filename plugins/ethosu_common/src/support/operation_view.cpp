@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "operation_view.hpp"
 
 #include "constraint.hpp"

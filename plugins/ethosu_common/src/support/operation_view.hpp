@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // An operation seen the way Vela's supported-operator checks see it: Vela's operand roles (which may

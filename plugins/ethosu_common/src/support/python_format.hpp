@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Values printed the way Vela (Python and numpy) prints them in its constraint messages, so that our

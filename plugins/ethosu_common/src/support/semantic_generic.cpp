@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The generic semantic constraints of Vela 3.10 (tflite_model_semantic.py, TFLiteSemantic): what every
 // TFLite operator must satisfy before Vela considers it for the NPU at all.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Semantic constraints of Vela 3.10 (tflite_model_semantic.py) for single operator types: strided
 // slice, fully connected, pad, mean, arg max, LSTM and transpose, plus the IFM type rules they share.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The operator-specific semantic constraints of Vela 3.10 (tflite_model_semantic.py, TFLiteSemantic).
 // Where Vela would raise a Python exception on a malformed operator (a missing input, a division by
 // zero), the constraint fails instead: the operator then stays on the CPU with a reason.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Bit-level reading and writing for the Ethos-U compressed weight stream. The stream is filled from the

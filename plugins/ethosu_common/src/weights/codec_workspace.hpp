@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The weight codec's entry points for callers that encode many streams in a row (the weight stream

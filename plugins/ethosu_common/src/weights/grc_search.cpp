@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "grc_search.hpp"
 
 #include "stream_format.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Choice of Golomb-Rice (GRC) parameters along a symbol sequence: a shortest-path search over the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // An allocator for the weight codec's scratch buffers, which reach megabytes per stream (a classifier's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Palette decisions of the Ethos-U weight encoder: where the stream is cut into sections that each get

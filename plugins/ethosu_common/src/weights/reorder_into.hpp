@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The weight stream layout reorders one core's share of a depth slice at a time, straight from the

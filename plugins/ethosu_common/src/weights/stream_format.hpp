@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Constants of the Ethos-U compressed weight stream format (Vela: ethosu/mlw_codec/mlw_common.h and

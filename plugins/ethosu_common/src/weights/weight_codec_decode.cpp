@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Decoder of the Ethos-U compressed weight stream (the format read by Vela's
 // ethosu/mlw_codec/mlw_decode.c). Malformed streams raise npu::Error instead of aborting.
 

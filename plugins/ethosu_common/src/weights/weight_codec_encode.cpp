@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Encoder of the Ethos-U compressed weight stream (behaviour of Vela's ethosu/mlw_codec/mlw_encode.c:
 // mlw_encode, encode_section, encode_slice). Each palette section is planned first (palette, symbols,
 // parameter segments); its slices are then either written or only counted, from the same plan.

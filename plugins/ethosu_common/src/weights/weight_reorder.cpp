@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ethosu/weights/weight_reorder.hpp"
 
 #include "reorder_into.hpp"

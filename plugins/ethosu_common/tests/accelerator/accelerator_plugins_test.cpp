@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The perf_u55 and perf_u65 libraries load into the plugin host and build accelerators.
 #include "npu/host/plugin_host.hpp"
 #include "npu/plugin/accelerator.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ethosu/accelerator/tensor_layout.hpp"
 
 #include <boost/test/unit_test.hpp>

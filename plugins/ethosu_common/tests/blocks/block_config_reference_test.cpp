@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Block config search against every operation Vela 3.10 scheduled in the reference runs C1 (U55-128)
 // and C3 (U65-256). Runs when NPU_PIPELINE_MODELS points at the shared models.
 #include "../reference/vela_reference_models.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cost model and the block config search are pure: many TBB tasks asking at once get exactly the
 // answers one thread gets.
 #include "reference_layers.hpp"

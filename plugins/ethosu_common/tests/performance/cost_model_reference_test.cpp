@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Vela 3.10 cost model against every layer of the reference runs' per-layer CSV: C1 (U55-128 High-End
 // Embedded, Shared_Sram), C3 (U65-256 High-End, Dedicated_Sram) and, for layers without weights, C4
 // (U55-64 Deep Embedded). Runs when NPU_PIPELINE_MODELS is set; prints the agreement counts.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How the final estimate adds DMA to compute cycles (npu_performance.estimate_full_op_performance).
 #include "reference_layers.hpp"
 

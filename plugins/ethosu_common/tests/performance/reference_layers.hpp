@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Layers of real models with what Vela 3.10 reported for them (the per-layer CSV of the reference runs in

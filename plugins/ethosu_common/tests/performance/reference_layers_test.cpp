@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cost model and block config search against what Vela 3.10 reported for real layers (see
 // reference_layers.hpp): convolutions (strided, dilated, large kernels), depthwise, fully connected,
 // pooling, elementwise (int8, int16, int32, with a LUT), DMA, on U55-128, U65-256 and U55-64.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The 2020 cost model against passes of Vela 2.1.1's pass-breakdown CSVs (shared/reference/vela21,
 // C1: Ethos-U55-128, Ethos_U55_High_End_Embedded, Shared_Sram). Each case rebuilds one pass as Vela
 // scheduled it (block config, strategy, compressed weight size) and expects its cycles, MACs and bytes.

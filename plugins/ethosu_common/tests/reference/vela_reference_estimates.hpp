@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Test helper: the cost queries and performance contexts of Vela's final schedule, rebuilt from

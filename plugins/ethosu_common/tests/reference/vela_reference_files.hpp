@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Test helper: reads what real Vela 3.10 runs wrote (/work/shared/reference/vela310/<config>/<model>/):

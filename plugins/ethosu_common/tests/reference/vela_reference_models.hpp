@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Test helper: rebuilds, for each operation Vela 3.10 scheduled, the questions our model must answer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reasons table for Vela's generic NPU constraints: data types, dimensions, per-axis quantisation,
 // batch size and fused activations.
 

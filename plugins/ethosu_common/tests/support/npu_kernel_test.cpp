@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reasons table for Vela's NPU constraints on kernels: strides, dilation, filter sizes, weights, biases
 // and transpose convolution geometry.
 

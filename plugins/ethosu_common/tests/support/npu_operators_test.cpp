@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reasons table for Vela's NPU constraints of single operator types: resize, element-wise operations,
 // strided slice, pad, mean, reshape, arg max, LSTM, rsqrt, slice and transpose.
 

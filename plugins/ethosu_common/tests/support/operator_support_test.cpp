@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The checker as a whole: the order of Vela's stages, operator types the NPU does not know, the
 // asymmetric-weights check, the verdict and log texts, and independence from variant and thread.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reasons table for the generic semantic constraints (Vela's TFLiteSemantic generic checks).
 
 #include "test_operations.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reasons table for Vela's semantic constraints of single operator types: strided slice, fully
 // connected, pad, hard swish, mean, arg max, exp, LSTM and transpose.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reasons table for Vela's operator-specific semantic constraints: convolution groups, data types,
 // concatenation, element-wise shapes and signs, reshapes, softmax and split.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Hand-made subgraphs for the supported-operator tests: tensors and one operation under test, laid

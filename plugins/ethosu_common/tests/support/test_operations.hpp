@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Baseline operations that the NPU accepts, and the runner of the reasons tables: each case builds one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Agreement with Vela 3.10 on real models: for every model in NPU_PIPELINE_MODELS, the operators the
 // checks place on the CPU, and the lines they log for it, equal what Vela logged when it compiled the
 // model (/work/shared/reference/vela310/<config>/<model>/log.txt): "Warning: ... Placing on CPU

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The weight codec's GRC parameter search against a plain shortest-path search with full costs: the
 // vectorised search keeps only capped relative costs, so this pins that it still takes every decision
 // (and breaks every tie) the way the reference does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The codec's large scratch buffers: ordinary below 2 MiB, 2 MiB aligned (for transparent huge pages)
 // from there on, and a vector over them behaves like any other when it grows.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The palette section search against its plain mode, which evaluates every due window at every weight
 // and counts each window's distinct values on its own: the fast mode skips repeated evaluations in runs
 // of zeros and shares one scan between windows, and must still cut the same sections. (That the plain

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exactness against Vela 3.10: for every NPU operation with weights in the reference schedules
 // (/work/shared/reference/vela310/<config>/<model>/schedule.txt), the encoded size for Vela's block
 // config and depth slices equals Vela's "Encoded Weights". Operations are found by name in the graph of

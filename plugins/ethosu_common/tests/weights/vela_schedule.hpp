@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Reading Vela 3.10's --verbose-schedule output (schedule.txt of /work/shared/reference) and summary

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ethosu/weights/weight_stream.hpp"
 
 #include "ethosu/weights/weight_codec.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Writing the IR as a TensorFlow Lite flatbuffer, laid out byte for byte as Vela 3.10's tflite_writer.py

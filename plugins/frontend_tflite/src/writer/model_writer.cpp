@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The model as Vela 3.10's tflite_writer.py serialises it (serialise_model): operator codes, the
 // description, the subgraphs (tensors, inputs, outputs, operators), the buffers and the metadata, each
 // laid out by the Python builder's rules (python_layout_builder.hpp) in the order Python creates them.

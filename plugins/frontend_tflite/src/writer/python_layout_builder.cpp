@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "python_layout_builder.hpp"
 
 namespace npu::tflite_frontend::detail {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // A flatbuffers builder that lays a buffer out byte for byte as the Python flatbuffers builder (2.0.8)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What the writer writes and in which order, decided before any byte is laid out: the tensors of each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Ethos-U lowering: what Arm Vela 3.10's graph optimiser, tensor marking and pass packing make of a
 // TFLite graph, expressed in the npu IR.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The individual rewrites of the Ethos-U lowering, in the order lowerGraph() runs them (which is the
 // order of Vela 3.10's tflite_optimise_graph, mark_tensor_purpose and pack_into_passes). Each works on

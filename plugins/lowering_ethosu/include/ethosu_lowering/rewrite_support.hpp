@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Small building blocks the lowering passes share: creating tensors and derived operations, 4D
 // shapes, quantisation helpers, and the loop that replaces operations by their rewrites.

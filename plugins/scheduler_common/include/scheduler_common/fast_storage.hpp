@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Choosing which feature maps stay in the fast storage when not all of them fit (Vela:
 // Scheduler.use_fast_storage_for_feature_maps and FastStorageComponentAllocator). Every candidate is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Live ranges of the buffers of a scheduled region, in Vela's time model (live_range.py): every step
 // of the schedule (one operation, or one whole cascade whose operations run interleaved) takes two

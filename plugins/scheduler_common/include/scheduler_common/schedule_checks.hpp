@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Checks every scheduler's result must pass before the framework allocates it, and the evaluation of
 // a (possibly partial) schedule through the accelerator's cost model exactly as the final report does.

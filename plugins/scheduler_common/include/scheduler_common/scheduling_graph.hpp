@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The view of one NPU region that schedulers work on (Vela's SchedulerOperation graph): for every
 // operation its feature map operands with the 4D shapes and storage formats it sees, whether IFM and

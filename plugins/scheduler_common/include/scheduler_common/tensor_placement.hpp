@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Where each tensor of a region lives while a scheduler works on it, and how: the memory, and whether
 // it is scratch memory (a feature map), fast scratch memory (a feature map or buffer moved into the

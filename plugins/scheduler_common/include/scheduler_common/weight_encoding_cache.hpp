@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Encoded weights asked for again and again while a scheduler searches (every stripe proposal encodes
 // its operations' weights for its block config) are encoded once. Thread-safe: TBB tasks share it.

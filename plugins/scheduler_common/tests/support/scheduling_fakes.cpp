@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "scheduling_fakes.hpp"
 
 #include "npu/pipeline/compiler.hpp"

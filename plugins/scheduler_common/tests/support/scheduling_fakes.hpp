@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Test support for schedulers: a small fake accelerator whose answers are easy to work out by hand (a
 // fake cost model, block configs, weight encoder and memory system), and a builder for hand-made

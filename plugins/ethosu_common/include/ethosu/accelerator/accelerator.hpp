@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The Ethos-U accelerator: an Architecture with its block config search, cost model, tensor layout,

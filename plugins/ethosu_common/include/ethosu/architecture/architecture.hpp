@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // One Ethos-U variant in one memory system: what Vela's ArchitectureFeatures holds once constructed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What the Ethos-U model needs to know about one operation of the IR, read once from the subgraph:

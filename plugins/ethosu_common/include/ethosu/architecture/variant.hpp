@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The Ethos-U55 and Ethos-U65 configurations as constant data. Everything that differs between the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Block configs of the Ethos-U: the OFM block the hardware produces at a time, the IFM block it needs,

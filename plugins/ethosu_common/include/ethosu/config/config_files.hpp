@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The YAML form of Vela's system configs and memory modes (configs/systems/*.yaml,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Vela's two configuration objects: a system config (clocks and the memories on the two AXI ports) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Reads a Vela configuration file (.ini, Python ConfigParser syntax) unchanged: sections

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The cost models an Ethos-U accelerator can use, chosen by name (the accelerator's cost_model option).

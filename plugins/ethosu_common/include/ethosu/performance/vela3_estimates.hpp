@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The Vela 3.10 performance model (npu_performance.py) as pure functions of an architecture and a

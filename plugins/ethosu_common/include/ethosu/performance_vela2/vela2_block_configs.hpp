@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Vela 2.1's block configs (shared_buffer_allocation.py): every OFM block whose IFM and accumulator

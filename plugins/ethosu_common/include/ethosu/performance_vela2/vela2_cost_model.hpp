@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The 2020 cost model (Vela 2.1's npu_performance.py) as an npu::CostModel: selected with the

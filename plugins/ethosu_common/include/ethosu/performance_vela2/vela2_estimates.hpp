@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The 2020 performance model of Vela 2.1 (npu_performance.py of the dynamic-programming scheduler era):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Which operations the Ethos-U NPU can run, and why not: the checks of Arm Vela 3.10

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Per-channel scale and bias of convolution-like operations as the Ethos-U reads them: a 32-bit

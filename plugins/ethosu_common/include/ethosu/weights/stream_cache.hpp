@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Encoded weight streams remembered by their exact input: a scheduler sizing its candidates and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The Ethos-U compressed weight stream: a lossless code for signed 9-bit weights (-255..255) built from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The Ethos-U implementation of npu::WeightEncoder: encodes an operation's weights, scales and biases

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // From an IR operation to the input of the weight stream: weights in the hardware's OHWI order with

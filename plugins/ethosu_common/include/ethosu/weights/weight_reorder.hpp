@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The order in which an Ethos-U core reads the weights of one OFM depth range: OFM blocks, IFM blocks,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Layout of the complete weight stream of one operation, as Vela 3.10 writes it
