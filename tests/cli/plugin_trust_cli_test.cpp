@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Broken plugin libraries on the search path, as users meet them: `plugins` lists each as refused
 // with a reason (even those that crash or exit while loading), and other commands keep working.
+#include "cli_support.hpp"
 #include "test_support.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -17,28 +18,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int exitCode = -1;
-  std::string output;
-};
-
-std::string quoted(const fs::path& path) {
-  return "'" + path.string() + "'";
-}
-
-Result run(const std::string& command) {
-  const fs::path log = fs::temp_directory_path() / ("npu_trust_test_" + std::to_string(::getpid()) + ".log");
-  const int status = std::system((command + " > " + quoted(log) + " 2>&1").c_str());
-  std::ifstream in(log, std::ios::binary);
-  Result result{WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-                {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()}};
-  fs::remove(log);
-  return result;
-}
-
-fs::path binary(const std::string& name) {
-  return npu::test::buildDir() / "bin" / name;
-}
+using npu::test::cli::binary;
+using npu::test::cli::quoted;
+using npu::test::cli::readText;
+using npu::test::cli::Result;
+using npu::test::cli::run;
 
 /// Every hostile library of the plugin-host tests, the crashing ones included, plus a truncated copy
 /// of a real plugin, in one directory.

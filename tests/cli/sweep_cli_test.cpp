@@ -2,6 +2,7 @@
 // `npu-pipeline sweep` as users run it: two generated networks × six configurations (the smallest
 // arena does not fit, so those points fail as rows), checked table and page, the same bytes at any
 // thread count and from shards merged, and a killed sweep resumed without recompiling what was done.
+#include "cli_support.hpp"
 #include "test_support.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -20,26 +21,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int exitCode = -1;
-  std::string output;
-};
-
-std::string quoted(const fs::path& path) {
-  return "'" + path.string() + "'";
-}
-
-Result run(const std::string& command) {
-  const fs::path log = fs::temp_directory_path() / ("npu_sweep_cli_test_" + std::to_string(::getpid()) + ".log");
-  const int status = std::system((command + " > " + quoted(log) + " 2>&1").c_str());
-  Result result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, npu::test::readFile(log)};
-  fs::remove(log);
-  return result;
-}
-
-fs::path binary(const std::string& name) {
-  return npu::test::buildDir() / "bin" / name;
-}
+using npu::test::cli::binary;
+using npu::test::cli::quoted;
+using npu::test::cli::readText;
+using npu::test::cli::Result;
+using npu::test::cli::run;
 
 /// A folder with two generated networks and a sweep over them, made once per test run.
 const fs::path& sweepFolder() {

@@ -3,6 +3,7 @@
 // summary and per-layer CSV, byte-identical optimised model), refuses what it does not support by
 // name, and prints Vela's verbose views. Runs the built binaries on a generated model, and on a few
 // shared models when NPU_PIPELINE_MODELS is set.
+#include "cli_support.hpp"
 #include "test_support.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -20,31 +21,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int exitCode = -1;
-  std::string output;
-};
-
-std::string quoted(const fs::path& path) {
-  return "'" + path.string() + "'";
-}
-
-std::string readText(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-Result run(const std::string& command) {
-  const fs::path log = fs::temp_directory_path() / ("npu_vela_test_" + std::to_string(::getpid()) + ".log");
-  const int status = std::system((command + " > " + quoted(log) + " 2>&1").c_str());
-  Result result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, readText(log)};
-  fs::remove(log);
-  return result;
-}
-
-fs::path binary(const std::string& name) {
-  return npu::test::buildDir() / "bin" / name;
-}
+using npu::test::cli::binary;
+using npu::test::cli::quoted;
+using npu::test::cli::readText;
+using npu::test::cli::Result;
+using npu::test::cli::run;
 
 fs::path scratchDirectory(const std::string& name) {
   const fs::path directory = fs::temp_directory_path() / ("npu_vela_test_" + std::to_string(::getpid())) / name;
