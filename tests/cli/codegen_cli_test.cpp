@@ -123,4 +123,18 @@ BOOST_AUTO_TEST_CASE(a_model_with_nothing_for_the_npu_is_written_without_an_etho
   BOOST_TEST(listed.output.find("ethos-u") == std::string::npos, listed.output);
 }
 
+BOOST_AUTO_TEST_CASE(a_concatenation_written_on_both_sides_of_a_cpu_operator_has_one_producer_in_the_written_model) {
+  // fuzz_pipeline's input (fuzz/findings): two NPU regions each write part of a concatenation that is a
+  // network output. The later region takes the tensor in and writes its part in place; listing it as an
+  // output of both made a model that cannot be read back.
+  const fs::path model = npu::test::sourceDir() / "fuzz" / "findings" / "codegen_two_writers_of_one_tensor.tflite";
+  const fs::path output = scratchDirectory("two_writers");
+  const Result compiled = compile("C1-cascade.yaml", model, output);
+  BOOST_TEST_REQUIRE(compiled.exitCode == 0, compiled.output);
+  const Result checked = run(quoted(binary("npu-pipeline")) + " inspect --check " +
+                             quoted(output / "codegen_two_writers_of_one_tensor_vela.tflite"));
+  BOOST_TEST(checked.exitCode == 0, checked.output);
+  BOOST_TEST(checked.output.find("checked 2 accelerator operators: no problems") != std::string::npos, checked.output);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -113,6 +113,17 @@ std::pair<std::vector<npu::TensorId>, std::vector<npu::TensorId>> regionBoundary
       }
     }
     for (const npu::TensorId output : op.outputs) {
+      // A tensor an earlier operation outside the region also writes (a concatenation fed from both sides
+      // of a CPU operator) has that producer; this region takes it in and writes its part in place, so
+      // the written model keeps one producer per tensor (as Vela's does when a later region reads it).
+      const auto& producers = dataflow.producers(output);
+      if (std::any_of(producers.begin(), producers.end(),
+                      [&](npu::OperationId producer) { return !members.contains(producer) && producer < id; })) {
+        if (std::find(inputs.begin(), inputs.end(), output) == inputs.end()) {
+          inputs.push_back(output);
+        }
+        continue;
+      }
       const auto& consumers = dataflow.consumers(output);
       const bool usedOutside = std::any_of(consumers.begin(), consumers.end(),
                                            [&](npu::OperationId consumer) { return !members.contains(consumer); });
@@ -138,7 +149,7 @@ OutputGraph buildOutputGraph(const npu::Graph& lowered, std::span<const npu::Sch
   result.graph.sourcePath = lowered.sourcePath;
   result.graph.description = lowered.description;
   result.graph.metadata = lowered.metadata; // Vela keeps the input model's metadata
-  std::string sharedName; // the first NPU subgraph names the shared flash and scratch areas
+  std::string sharedName;                   // the first NPU subgraph names the shared flash and scratch areas
   for (std::size_t s = 0; s < lowered.subgraphs.size(); ++s) {
     const npu::Subgraph& source = lowered.subgraphs[s];
     static const std::map<npu::TensorId, std::int64_t> kNone;
@@ -172,9 +183,8 @@ OutputGraph buildOutputGraph(const npu::Graph& lowered, std::span<const npu::Sch
         sharedName = name;
       }
       if (shared[0] == npu::kNoTensor) {
-        shared[0] = builder.add(bytesTensor(sharedName + "_flash", static_cast<std::int64_t>(code.readOnly.size()),
-                                            &code.readOnly),
-                                -1);
+        shared[0] = builder.add(
+            bytesTensor(sharedName + "_flash", static_cast<std::int64_t>(code.readOnly.size()), &code.readOnly), -1);
         shared[1] = builder.add(bytesTensor(sharedName + "_scratch", code.scratchBytes, nullptr), 0);
         shared[2] = builder.add(bytesTensor(sharedName + "_scratch_fast", code.fastScratchBytes, nullptr), 0);
       }
@@ -186,9 +196,9 @@ OutputGraph buildOutputGraph(const npu::Graph& lowered, std::span<const npu::Sch
       call.placement = npu::Placement::Cpu;
       call.attributes.set("custom_code", std::string("ethos-u"));
       call.attributes.set("custom_options", kCustomOptions);
-      call.inputs = {builder.add(bytesTensor(name + "_command_stream", static_cast<std::int64_t>(stream.size()), &stream),
-                                 -1),
-                     shared[0], shared[1], shared[2]};
+      call.inputs = {
+          builder.add(bytesTensor(name + "_command_stream", static_cast<std::int64_t>(stream.size()), &stream), -1),
+          shared[0], shared[1], shared[2]};
       const auto [inputs, outputs] = regionBoundary(source, schedule.region);
       for (const npu::TensorId input : inputs) {
         call.inputs.push_back(builder.copy(input));
