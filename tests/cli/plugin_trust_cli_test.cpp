@@ -18,11 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using npu::test::cli::binary;
-using npu::test::cli::quoted;
-using npu::test::cli::readText;
-using npu::test::cli::Result;
-using npu::test::cli::run;
+using namespace npu::test::cli;
 
 /// Every hostile library of the plugin-host tests, the crashing ones included, plus a truncated copy
 /// of a real plugin, in one directory.

@@ -21,11 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using npu::test::cli::binary;
-using npu::test::cli::quoted;
-using npu::test::cli::readText;
-using npu::test::cli::Result;
-using npu::test::cli::run;
+using namespace npu::test::cli;
 
 /// A folder with two generated networks and a sweep over them, made once per test run.
 const fs::path& sweepFolder() {

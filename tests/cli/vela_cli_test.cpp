@@ -21,29 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using npu::test::cli::binary;
-using npu::test::cli::quoted;
-using npu::test::cli::readText;
-using npu::test::cli::Result;
-using npu::test::cli::run;
-
-fs::path scratchDirectory(const std::string& name) {
-  const fs::path directory = fs::temp_directory_path() / ("npu_vela_test_" + std::to_string(::getpid())) / name;
-  fs::remove_all(directory);
-  fs::create_directories(directory);
-  return directory;
-}
-
-fs::path exampleModel() {
-  static const fs::path model = [] {
-    const fs::path file = scratchDirectory("model") / "small_mobilenet.tflite";
-    const Result made = run(quoted(binary("npu-model-gen")) +
-                            " mobilenet-v1 --alpha 0.25 --resolution 64 --blocks 4 -o " + quoted(file));
-    BOOST_REQUIRE_MESSAGE(made.exitCode == 0, made.output);
-    return file;
-  }();
-  return model;
-}
+using namespace npu::test::cli;
 
 Result vela(const std::string& arguments, const fs::path& workingDirectory = fs::temp_directory_path()) {
   return run("cd " + quoted(workingDirectory) + " && " + quoted(binary("npu-pipeline")) + " vela " + arguments);
