@@ -167,6 +167,39 @@ RewriteResult fixupStridedConv(Subgraph& subgraph, const Operation& op) {
   return single(conv);
 }
 
+RewriteResult optimiseStridedConvVela21(Subgraph& subgraph, const Operation& op) {
+  if (op.type != OpType::Conv2DBias || !op.kernel || op.ifmShapes.empty() || op.attributes.has("strided_conv_fixed") ||
+      op.sourceIndex != 0 || op.kernel->strideX != 2) {
+    return std::nullopt;
+  }
+  const Shape4 ifmShape = op.ifmShapes[0];
+  const Tensor& weights = subgraph.tensor(op.weights());
+  if (ifmShape.depth > 4 || ifmShape.width % 2 != 0 || weights.shape.rank() != 4 || weights.shape[2] < 2) {
+    return std::nullopt;
+  }
+  // OHWI weights: a zero-point column on the right makes the width even, then W folds into I.
+  const int outputs = weights.shape[0];
+  const int height = weights.shape[1];
+  const int width = weights.shape[2];
+  const int inputs = weights.shape[3];
+  const int paddedWidth = width + width % 2;
+  const std::int64_t fill = weights.quantisation.zeroPoint.empty() ? 0 : weights.quantisation.zeroPoint[0];
+  const auto values = weights.integerValues();
+  std::vector<std::int64_t> padded(static_cast<std::size_t>(outputs) * height * paddedWidth * inputs, fill);
+  for (int row = 0; row < outputs * height; ++row) {
+    std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(row) * width * inputs, width * inputs,
+                padded.begin() + static_cast<std::ptrdiff_t>(row) * paddedWidth * inputs);
+  }
+  Operation conv = op;
+  conv.attributes.set("strided_conv_fixed", true);
+  conv.ifmShapes[0] = Shape4{ifmShape.batch, ifmShape.height, ifmShape.width / 2, ifmShape.depth * 2};
+  conv.inputs[1] = addConstant(subgraph, weights.name, Shape{outputs, height, paddedWidth / 2, inputs * 2},
+                               weights.type, padded, weights.quantisation, weights.purpose);
+  conv.kernel->width = paddedWidth / 2;
+  conv.kernel->strideX = 1;
+  return single(conv);
+}
+
 RewriteResult rewriteFullyConnectedInput(Subgraph& subgraph, const Operation& op) {
   if (op.type != OpType::FullyConnected || op.attributes.has("fc_shapes_fixed") || op.ifmShapes.empty() ||
       op.ofmShapes.empty()) {

@@ -12,12 +12,12 @@ namespace ethosu::lowering {
 
 using namespace npu;
 
-LoweringContext makeContext(const Accelerator& accelerator) {
+LoweringContext makeContext(const Accelerator& accelerator, VelaRelease release) {
   // Vela architecture_features.py: shram_reserved_unused_banks is 2 when the SHRAM has more than 16
   // banks; Ethos-U55-32 and -64 have exactly 16, so a LUT cannot be fused into a producing pass there.
   const std::string& variant = accelerator.info().variant;
   const bool sixteenBanks = variant == "ethos-u55-32" || variant == "ethos-u55-64";
-  return LoweringContext{accelerator.support(), !sixteenBanks};
+  return LoweringContext{accelerator.support(), !sixteenBanks, release};
 }
 
 namespace {
@@ -57,7 +57,7 @@ constexpr std::array kPasses{
 } // namespace
 
 Graph lowerGraph(Graph graph, const Accelerator& accelerator, const LoweringOptions& options) {
-  const LoweringContext context = makeContext(accelerator);
+  const LoweringContext context = makeContext(accelerator, options.release);
   if (options.verifyAfterEachPass) {
     requireValidGraph(graph, "the frontend (input of the Ethos-U lowering)");
   }

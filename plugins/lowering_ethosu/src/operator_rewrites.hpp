@@ -30,6 +30,11 @@ RewriteResult convertDepthwiseToConv(npu::Subgraph& subgraph, const npu::Operati
 RewriteResult convertConvToFullyConnected(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult convertAvgPoolToConv(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult fixupStridedConv(npu::Subgraph& subgraph, const npu::Operation& op);
+/// Vela 2.1.1's optimise_strided_conv, in place of fixupStridedConv with the 2.1 operator set: the
+/// network's first CONV_2D with horizontal stride 2, at most 4 IFM channels, an even IFM width and a
+/// kernel at least 2 wide reads the IFM as [N, H, W/2, 2C] with stride 1 and the kernel padded on the
+/// right to an even width, folded the same way (no filter padding for SAME, no stride-1 fixup).
+RewriteResult optimiseStridedConvVela21(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult rewriteFullyConnectedInput(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult fixupTransposeConv(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult fixupBiasTensors(npu::Subgraph& subgraph, const npu::Operation& op);

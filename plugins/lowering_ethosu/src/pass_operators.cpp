@@ -45,12 +45,16 @@ constexpr std::array kOperatorRewrites{
 };
 } // namespace
 
-void rewriteOperators(Subgraph& subgraph, const LoweringContext& /*context*/) {
-  rewriteEach(subgraph, [](Subgraph& graph, const Operation& op) -> RewriteResult {
+void rewriteOperators(Subgraph& subgraph, const LoweringContext& context) {
+  const bool vela21 = context.release == VelaRelease::V2_1;
+  rewriteEach(subgraph, [vela21](Subgraph& graph, const Operation& op) -> RewriteResult {
     if (op.placement != Placement::Npu) {
       return std::nullopt;
     }
-    for (const RewriteFunction rewrite : kOperatorRewrites) {
+    for (RewriteFunction rewrite : kOperatorRewrites) {
+      if (vela21 && rewrite == RewriteFunction{fixupStridedConv}) {
+        rewrite = optimiseStridedConvVela21;
+      }
       if (auto replacement = rewrite(graph, op)) {
         return replacement;
       }

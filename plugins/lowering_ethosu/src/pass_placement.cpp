@@ -5,6 +5,8 @@
 #include "ethosu_lowering/passes.hpp"
 #include "ethosu_lowering/rewrite_support.hpp"
 
+#include "ethosu/support/vela21_support.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -81,7 +83,10 @@ void fixupPoolStrides(const Subgraph& subgraph, Operation& op) {
 
 } // namespace
 
-void foldConstantOperations(Subgraph& subgraph, const LoweringContext& /*context*/) {
+void foldConstantOperations(Subgraph& subgraph, const LoweringContext& context) {
+  if (context.release == VelaRelease::V2_1) {
+    return; // 2.1.1 has neither optimise_quantize, convert_shape_op_to_constant_tensor nor fixup_pool_strides
+  }
   std::vector<Operation> kept;
   kept.reserve(subgraph.operations.size());
   // Folding rewires readers of the folded output, so work on the subgraph as it changes.
@@ -101,7 +106,13 @@ void placeOperations(Subgraph& subgraph, const LoweringContext& context) {
     if (op.placement != Placement::Unplaced) {
       continue;
     }
-    const SupportVerdict verdict = context.support.check(subgraph, op);
+    SupportVerdict verdict;
+    if (context.release == VelaRelease::V2_1) {
+      verdict = ethosu::checkVela21Restrictions(subgraph, op).verdict();
+    }
+    if (verdict.supported) {
+      verdict = context.support.check(subgraph, op);
+    }
     if (verdict.supported) {
       op.placement = Placement::Npu;
       op.placementReason.clear();

@@ -14,6 +14,15 @@ public:
              "false",
              "Check the graph (npu::verifyGraph) after every lowering pass",
              {},
+             false},
+            {"vela_release",
+             npu::OptionType::Choice,
+             "3.10",
+             "Which Arm Vela release's operator set and graph rewrites to reproduce: \"3.10\" (default) or \"2.1\" "
+             "(Vela 2.1.1: keeps ARG_MAX, UNIDIRECTIONAL_SEQUENCE_LSTM, TRANSPOSE, SQUEEZE, strides above 3, most MEAN "
+             "and RESIZE_BILINEAR shapes on the CPU and rewrites the first strided convolution its way; used by the "
+             "*-dp-vela2 reference pipelines, see docs/parity.md)",
+             {"3.10", "2.1"},
              false}};
   }
 
@@ -26,6 +35,9 @@ public:
     (void)options;
     lowering.verifyAfterEachPass = true;
 #endif
+    if (options.has("vela_release") && options.getString("vela_release") == "2.1") {
+      lowering.release = ethosu::lowering::VelaRelease::V2_1;
+    }
     return ethosu::lowering::lowerGraph(std::move(graph), accelerator, lowering);
   }
 };

@@ -63,14 +63,26 @@
 #include "npu/ir/graph.hpp"
 #include "npu/plugin/accelerator.hpp"
 
+#include <cstdint>
 #include <set>
 #include <string>
 
 namespace ethosu::lowering {
 
+/// Which Vela release's operator set and graph rewrites the lowering reproduces.
+enum class VelaRelease : std::uint8_t {
+  V3_10, ///< Vela 3.10 (the default; everything described above)
+  /// Vela 2.1.1 (commit 41c006a): its supported-operator set on top of 3.10's checks (operator types it
+  /// lacks, strides 1-3, MEAN/RESIZE_BILINEAR/PAD shapes, ...; ethosu/support/vela21_support.hpp), no
+  /// compile-time folding of SHAPE, constant QUANTIZE or global-pool strides, and its rewrite of the first
+  /// strided convolution (optimise_strided_conv).
+  V2_1,
+};
+
 struct LoweringOptions {
   /// Run npu::requireValidGraph after every pass (on in debug builds and in tests).
   bool verifyAfterEachPass = true;
+  VelaRelease release = VelaRelease::V3_10;
 };
 
 /// Lowers every subgraph of `graph` for the accelerator; placement is decided by accelerator.support().

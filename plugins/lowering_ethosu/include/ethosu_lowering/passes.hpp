@@ -4,6 +4,8 @@
 // order of Vela 3.10's tflite_optimise_graph, mark_tensor_purpose and pack_into_passes). Each works on
 // one subgraph in place; unit tests call them one by one on hand-made graphs.
 
+#include "ethosu_lowering/lowering.hpp"
+
 #include "npu/ir/graph.hpp"
 #include "npu/plugin/accelerator.hpp"
 
@@ -18,10 +20,13 @@ struct LoweringContext {
   /// Whether a LUT activation may be fused into its producer (Vela: arch.shram_reserved_unused_banks
   /// != 0, false on Ethos-U55-32/64 whose SHRAM has no spare banks for the LUT).
   bool lutFusionAllowed = true;
+  /// The Vela release whose operator set and rewrites are reproduced.
+  VelaRelease release = VelaRelease::V3_10;
 };
 
 /// Builds the context for an accelerator (its support checks and SHRAM facts).
-[[nodiscard]] LoweringContext makeContext(const npu::Accelerator& accelerator);
+[[nodiscard]] LoweringContext makeContext(const npu::Accelerator& accelerator,
+                                          VelaRelease release = VelaRelease::V3_10);
 
 // --- compile-time static optimisations (Vela: optimise_quantize, convert_shape_op_to_constant_tensor,
 // fixup_pool_strides) -----------------------------------------------------------------------------
