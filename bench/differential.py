@@ -77,12 +77,14 @@ def run_vela(release: str, binary: str, config: str, model: Path, work: Path) ->
     return result
 
 
-def run_ours(build: Path, release: str, config: str, model: Path) -> dict:
+def run_ours(build: Path, release: str, config: str, model: Path, extra: List[str] = ()) -> dict:
     pipeline = lib.REPO / "configs" / "reference" / (f"{config}-cascade.yaml" if release == "310"
                                                      else f"{config}-dp-vela2.yaml")
     with tempfile.TemporaryDirectory(prefix="npu-diff-") as out:
         command = [str(build / "bin" / "npu-pipeline"), "run", str(pipeline), str(model), "-o", out, "--quiet",
                    "--set", "report.formats=csv"]
+        for setting in extra:  # --ours-set, e.g. lowering.vela_release=3.10 to measure the other lowering
+            command += ["--set", setting]
         if release == "310":  # Vela 3.10 keeps a schedule over its SRAM target and warns
             command += ["--set", "accelerator.on_sram_overflow=warn"]
         process = subprocess.run(command, capture_output=True, text=True, timeout=1800)
@@ -168,6 +170,8 @@ def main() -> int:
     parser.add_argument("--work", type=Path, default=Path("differential-work"))
     parser.add_argument("--output", type=Path)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--ours-set", action="append", default=[], metavar="KEY=VALUE",
+                        help="extra --set for npu-pipeline run, e.g. lowering.vela_release=3.10 (repeatable)")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     low, _, high = args.operators.partition("-")
@@ -180,7 +184,7 @@ def main() -> int:
         for release, config in configs:
             binary = args.vela310 if release == "310" else args.vela21
             vela = run_vela(release, binary, config, model, args.work)
-            row[f"{release}:{config}"] = compare(release, vela, run_ours(args.build, release, config, model))
+            row[f"{release}:{config}"] = compare(release, vela, run_ours(args.build, release, config, model, args.ours_set))
         print(f"seed {seed}: " + " ".join(f"{k}={v['status']}" for k, v in row.items() if isinstance(v, dict)),
               file=sys.stderr)
         return row
