@@ -4,6 +4,9 @@
 // the CPU, a graph input or a constant), the operator becomes a Memcpy.
 #include "ethosu_lowering/passes.hpp"
 #include "ethosu_lowering/rewrite_support.hpp"
+#include "nop_operations.hpp"
+
+#include <algorithm>
 
 namespace ethosu::lowering {
 
@@ -32,9 +35,64 @@ bool inputMustBeKept(const Subgraph& subgraph, TensorId ifm) {
   return false;
 }
 
+/// Vela 2.1.1 (fix_sg_input_output, remove_reshapes): every NPU RESHAPE goes without a copy. When the
+/// output is a subgraph output, the input's producers write it and the input's readers read it; else the
+/// output's readers read the input (a graph input, a CPU output or a constant alike). Only when the input
+/// is a graph input, constant or subgraph output and the output a subgraph output too does an AvgPool copy
+/// of the input ("<input>_avgpool") come first, so that both tensors survive. A reshape that changes the
+/// quantisation stays a Memcpy.
+void removeReshapesVela21(Subgraph& subgraph) {
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+    const Operation op = subgraph.operations[i];
+    if (op.placement != Placement::Npu || (op.type != OpType::Reshape && op.type != OpType::QuantizedReshape) ||
+        op.inputs.empty() || op.outputs.size() != 1) {
+      continue;
+    }
+    TensorId ifm = op.inputs[0];
+    const TensorId ofm = op.ofm();
+    const Quantisation& in = subgraph.tensor(ifm).quantisation;
+    const Quantisation& out = subgraph.tensor(ofm).quantisation;
+    if (in.scale != out.scale || in.zeroPoint != out.zeroPoint) {
+      subgraph.operations[i].type = OpType::Memcpy;
+      setDefaultShapes(subgraph, subgraph.operations[i]);
+      continue;
+    }
+    const bool ifmIsGraphInput =
+        isSubgraphInput(subgraph, ifm) || subgraph.tensor(ifm).isConstant() || producersOf(subgraph, ifm).empty();
+    const bool ofmIsOutput = isSubgraphOutput(subgraph, ofm);
+    if (ofmIsOutput && (ifmIsGraphInput || isSubgraphOutput(subgraph, ifm))) {
+      const TensorId copy = cloneTensor(subgraph, ifm, "_clone");
+      Operation nop = makeAvgPoolNop(op, subgraph.tensor(ifm).name + "_avgpool");
+      for (Operation& reader : subgraph.operations) {
+        std::replace(reader.inputs.begin(), reader.inputs.end(), ifm, copy);
+      }
+      nop.inputs = {ifm};
+      nop.outputs = {copy};
+      setDefaultShapes(subgraph, nop);
+      subgraph.operations.insert(subgraph.operations.begin() + static_cast<std::ptrdiff_t>(i), std::move(nop));
+      ++i;
+      ifm = copy;
+    }
+    subgraph.operations.erase(subgraph.operations.begin() + static_cast<std::ptrdiff_t>(i));
+    --i;
+    if (ofmIsOutput) {
+      for (Operation& other : subgraph.operations) {
+        std::replace(other.outputs.begin(), other.outputs.end(), ifm, ofm);
+        std::replace(other.inputs.begin(), other.inputs.end(), ifm, ofm);
+      }
+    } else {
+      replaceTensorReads(subgraph, ofm, ifm);
+    }
+  }
+}
+
 } // namespace
 
-void bypassMemoryOnlyOperations(Subgraph& subgraph, const LoweringContext& /*context*/) {
+void bypassMemoryOnlyOperations(Subgraph& subgraph, const LoweringContext& context) {
+  if (context.release == VelaRelease::V2_1) {
+    removeReshapesVela21(subgraph);
+    return;
+  }
   for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
     Operation& op = subgraph.operations[i];
     if (op.placement != Placement::Npu || !isMemoryOnly(op.type) || op.inputs.empty()) {

@@ -151,8 +151,10 @@ std::optional<SupportDiagnosis> checkMean(const support::OperationView& view) {
   if (dims < 2 || dims > 4) {
     return failing("mean_input_dims", "Input tensor must be at least 2D", "Input is " + std::to_string(dims) + "D");
   }
+  // A scalar axis may name either axis; a list must name both (2.1.1 compares the list with [a, b], [b, a]).
+  const bool scalarAxis = view.input(1) != nullptr && view.input(1)->shape.rank() == 0;
   const auto axisIs = [&](std::initializer_list<std::int64_t> single, std::int64_t a, std::int64_t b) {
-    if (axisValues.size() == 1) {
+    if (scalarAxis && axisValues.size() == 1) {
       return std::find(single.begin(), single.end(), axisValues[0]) != single.end();
     }
     return axisValues.size() == 2 && std::min(axisValues[0], axisValues[1]) == a &&
