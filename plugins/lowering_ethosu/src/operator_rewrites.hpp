@@ -34,6 +34,9 @@ RewriteResult fixupStridedConv(npu::Subgraph& subgraph, const npu::Operation& op
 /// network's first CONV_2D with horizontal stride 2, at most 4 IFM channels, an even IFM width and a
 /// kernel at least 2 wide reads the IFM as [N, H, W/2, 2C] with stride 1 and the kernel padded on the
 /// right to an even width, folded the same way (no filter padding for SAME, no stride-1 fixup).
+/// Vela 2.1.1's convert_mean_to_depthwise_conv, in place of convertMeanToDepthwiseConv with the 2.1
+/// operator set (pass_mean_vela21.cpp).
+RewriteResult convertMeanVela21(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult optimiseStridedConvVela21(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult rewriteFullyConnectedInput(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult fixupTransposeConv(npu::Subgraph& subgraph, const npu::Operation& op);

@@ -54,6 +54,8 @@ void rewriteOperators(Subgraph& subgraph, const LoweringContext& context) {
     for (RewriteFunction rewrite : kOperatorRewrites) {
       if (vela21 && rewrite == RewriteFunction{fixupStridedConv}) {
         rewrite = optimiseStridedConvVela21;
+      } else if (vela21 && rewrite == RewriteFunction{convertMeanToDepthwiseConv}) {
+        rewrite = convertMeanVela21;
       }
       if (auto replacement = rewrite(graph, op)) {
         return replacement;
