@@ -3,10 +3,11 @@
 // 2.1.1 reported for the shared models (shared/reference/vela21): total cycles of the NPU passes, SRAM
 // peak, and per pass the streaming strategy and block config. Runs when NPU_PIPELINE_MODELS is set.
 //
-// Vela 2.1.1 lowered some graphs differently from Vela 3.10 (whose rewriting the Ethos-U lowering
-// follows); parity is judged on the models whose lowered graphs match (same NPU operation and pass
-// counts in both releases), and the others are listed with the difference. Every compared figure is
-// printed on a line starting with "dp-parity" for the parity tool.
+// The pipelines lower with `vela_release: "2.1"` (Vela 2.1.1's operator set and rewrites), so every
+// model is judged, including those Vela 2.1.1 and 3.10 lowered differently (graph=differs: other NPU
+// operation, CPU operation or pass counts in shared/reference/INDEX.tsv). Total cycles are compared with
+// 2.1.1's summary total, which includes its CPU passes' memory traffic as ours does. Every compared figure
+// is printed on a line starting with "dp-parity" for the parity tool.
 #include "test_support.hpp"
 
 #include "npu/core/progress.hpp"
@@ -120,6 +121,7 @@ struct ConfigSummary {
   int strategyMatches = 0;
   int blockMatches = 0;
   int bothMatch = 0;
+  int lowerings310Differ = 0; ///< judged models that Vela 3.10 lowered differently from 2.1.1
 };
 
 void compareConfig(const std::string& config) {
@@ -198,23 +200,23 @@ void compareConfig(const std::string& config) {
                                      << "\tstrategy_match=" << strategies << "\tblock_match=" << blocks
                                      << "\tboth_match=" << both << "\tseconds=" << seconds
                                      << "\tvela_wall_s=" << number(row, "wall_s"));
-    if (sameGraph) {
-      summary.cycleErrors.push_back(std::abs(relativeError(ourCycles, velaNpuCycles)));
-      summary.sramErrors.push_back(std::abs(relativeError(ourSram, velaSram)));
-      summary.passes += passes;
-      summary.strategyMatches += strategies;
-      summary.blockMatches += blocks;
-      summary.bothMatch += both;
-    }
+    summary.cycleErrors.push_back(std::abs(relativeError(ourCycles, number(row, "total_cycles"))));
+    summary.sramErrors.push_back(std::abs(relativeError(ourSram, velaSram)));
+    summary.lowerings310Differ += sameGraph ? 0 : 1;
+    summary.passes += passes;
+    summary.strategyMatches += strategies;
+    summary.blockMatches += blocks;
+    summary.bothMatch += both;
   }
   if (summary.cycleErrors.empty()) {
     return;
   }
   const auto maxOf = [](const std::vector<double>& values) { return *std::max_element(values.begin(), values.end()); };
   const double passAgreement = summary.passes > 0 ? static_cast<double>(summary.bothMatch) / summary.passes : 1.0;
-  BOOST_TEST_MESSAGE("dp-parity\t" << config << "\tsummary\tmodels=" << summary.cycleErrors.size() << "\tcycles_median="
-                                   << median(summary.cycleErrors) << "\tcycles_max=" << maxOf(summary.cycleErrors)
-                                   << "\tsram_median=" << median(summary.sramErrors)
+  BOOST_TEST_MESSAGE("dp-parity\t" << config << "\tsummary\tmodels=" << summary.cycleErrors.size()
+                                   << "\tlowered_differently_by_3.10=" << summary.lowerings310Differ
+                                   << "\tcycles_median=" << median(summary.cycleErrors) << "\tcycles_max="
+                                   << maxOf(summary.cycleErrors) << "\tsram_median=" << median(summary.sramErrors)
                                    << "\tsram_max=" << maxOf(summary.sramErrors) << "\tpasses=" << summary.passes
                                    << "\tstrategy=" << summary.strategyMatches << "\tblock=" << summary.blockMatches
                                    << "\tboth=" << summary.bothMatch);
