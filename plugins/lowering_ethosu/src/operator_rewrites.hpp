@@ -37,6 +37,10 @@ RewriteResult fixupStridedConv(npu::Subgraph& subgraph, const npu::Operation& op
 /// Vela 2.1.1's convert_mean_to_depthwise_conv, in place of convertMeanToDepthwiseConv with the 2.1
 /// operator set (pass_mean_vela21.cpp).
 RewriteResult convertMeanVela21(npu::Subgraph& subgraph, const npu::Operation& op);
+/// Vela 2.1.1's fixup_resizebilinear, in place of fixupResize with the 2.1 operator set: no half-pixel
+/// centres, and an upscale of several 2x steps as that many 2x resizes (int16 intermediates), each then
+/// lowered by fixupResize (pass_resize.cpp).
+RewriteResult fixupResizeVela21(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult optimiseStridedConvVela21(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult rewriteFullyConnectedInput(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult fixupTransposeConv(npu::Subgraph& subgraph, const npu::Operation& op);

@@ -56,6 +56,8 @@ void rewriteOperators(Subgraph& subgraph, const LoweringContext& context) {
         rewrite = optimiseStridedConvVela21;
       } else if (vela21 && rewrite == RewriteFunction{convertMeanToDepthwiseConv}) {
         rewrite = convertMeanVela21;
+      } else if (vela21 && rewrite == RewriteFunction{fixupResize}) {
+        rewrite = fixupResizeVela21;
       }
       if (auto replacement = rewrite(graph, op)) {
         return replacement;

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <string>
 
 namespace ethosu::lowering {
 
@@ -112,6 +114,14 @@ void placeOperations(Subgraph& subgraph, const LoweringContext& context) {
     }
     if (verdict.supported) {
       verdict = context.support.check(subgraph, op);
+      // 2.1.1 upscales RESIZE_BILINEAR by any number of 2x steps and knows no half-pixel centres: its
+      // own check (above) replaces 3.10's resize constraints.
+      static const std::set<std::string> kResizeConstraints{"resize", "resize_size", "resize_attrs",
+                                                            "resizebi_half_pixel_centers_dims"};
+      if (context.release == VelaRelease::V2_1 && op.type == OpType::ResizeBilinear &&
+          kResizeConstraints.count(verdict.constraint) > 0) {
+        verdict = SupportVerdict{};
+      }
     }
     if (verdict.supported) {
       op.placement = Placement::Npu;

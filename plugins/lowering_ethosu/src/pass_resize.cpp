@@ -248,4 +248,48 @@ RewriteResult fixupResize(Subgraph& subgraph, const Operation& op) {
   return upscaleAndAveragePool(subgraph, op, factor);
 }
 
+RewriteResult fixupResizeVela21(Subgraph& subgraph, const Operation& op) {
+  if (op.type != OpType::ResizeBilinear || op.ifmResampling != Resampling::None) {
+    return fixupResize(subgraph, op);
+  }
+  // 2.1.1 knows no half-pixel centres, and upscales by repeated 2x steps (2x - 1 with align_corners),
+  // each a 2x2 average pool of the nearest-upscaled IFM writing an int16 intermediate but the last
+  // (convert_resizebilinear_to_2x2_pool).
+  Operation resize = op;
+  resize.attributes.erase("half_pixel_centers");
+  const Shape4 ifm = op.ifmShapes.empty() ? shape4Of(subgraph, op.ifm()) : op.ifmShapes[0];
+  const Shape4 ofm = op.ofmShapes.empty() ? shape4Of(subgraph, op.ofm()) : op.ofmShapes[0];
+  const int modifier = op.attributes.getOr<bool>("align_corners", false) ? 1 : 0;
+  if (ifm == ofm || (ifm.height == 1 && ifm.width == 1) ||
+      (ifm.height * 2 - modifier == ofm.height && ifm.width * 2 - modifier == ofm.width)) {
+    return fixupResize(subgraph, resize);
+  }
+  std::vector<Operation> steps;
+  const Tensor output = subgraph.tensor(op.ofm());
+  TensorId previous = op.ifm();
+  int height = ifm.height;
+  int width = ifm.width;
+  for (int count = 0; height < ofm.height && width < ofm.width; ++count) {
+    height = height * 2 - modifier;
+    width = width * 2 - modifier;
+    Operation step = resize;
+    if (count > 0) {
+      step.name = op.name + "_" + std::to_string(count);
+    }
+    step.inputs.at(0) = previous;
+    if (height == ofm.height && width == ofm.width) {
+      step.outputs = op.outputs;
+    } else {
+      step.outputs = {addFeatureMap(subgraph, output.name + "_" + std::to_string(count),
+                                    toShape(ofm.withHW(height, width)), DataType::Int16, output.quantisation)};
+    }
+    step.ifmShapes.clear();
+    step.ofmShapes.clear();
+    setDefaultShapes(subgraph, step);
+    previous = step.outputs[0];
+    steps.push_back(std::move(step));
+  }
+  return steps;
+}
+
 } // namespace ethosu::lowering
