@@ -221,8 +221,9 @@ void compareConfig(const std::string& config) {
                                    << "\tstrategy=" << summary.strategyMatches << "\tblock=" << summary.blockMatches
                                    << "\tboth=" << summary.bothMatch);
   // Targets: 2% median / 10% max for cycles and SRAM, 90% of passes with Vela's block config and
-  // strategy. Reached (same-graph models): cycles median 0.1-0.5% in C1/C3/C4, SRAM median 0%, passes
-  // 94% (C1), 87% (C3), 95% (C4); the bounds below guard what is reached.
+  // strategy. Reached on all 19 compiled models (2026-11-27, `vela_release: "2.1"`): cycles median 0.01%
+  // (C1, C4) and 0.13% (C3), max 22% (tflm_keyword_scrambled_svdf's CPU SVDFs) and 14% (blazeface in C3);
+  // SRAM median 0%; passes 98-99%. The bounds below guard what is reached.
   BOOST_TEST(median(summary.cycleErrors) < 0.02);
   BOOST_TEST(median(summary.sramErrors) < 0.02);
   BOOST_TEST(passAgreement > 0.85);
