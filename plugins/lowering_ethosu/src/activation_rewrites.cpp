@@ -132,4 +132,13 @@ RewriteResult convertQuantize(Subgraph& subgraph, const Operation& op) {
   return single(avgPool);
 }
 
+RewriteResult convertQuantizeVela21(Subgraph& subgraph, const Operation& op) {
+  auto result = convertQuantize(subgraph, op);
+  if (result) {
+    // 2.1.1 runs a QUANTIZE as a post-operation of an AvgPool nop that pass packing names "<name>_avgpool".
+    result->front().name += "_avgpool";
+  }
+  return result;
+}
+
 } // namespace ethosu::lowering

@@ -41,6 +41,8 @@ RewriteResult convertMeanVela21(npu::Subgraph& subgraph, const npu::Operation& o
 /// centres, and an upscale of several 2x steps as that many 2x resizes (int16 intermediates), each then
 /// lowered by fixupResize (pass_resize.cpp).
 RewriteResult fixupResizeVela21(npu::Subgraph& subgraph, const npu::Operation& op);
+/// convertQuantize with the name 2.1.1's pass packing gives the pass ("<name>_avgpool").
+RewriteResult convertQuantizeVela21(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult optimiseStridedConvVela21(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult rewriteFullyConnectedInput(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult fixupTransposeConv(npu::Subgraph& subgraph, const npu::Operation& op);

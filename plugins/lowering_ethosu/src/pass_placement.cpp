@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <string>
 
 namespace ethosu::lowering {
@@ -83,6 +82,17 @@ void fixupPoolStrides(const Subgraph& subgraph, Operation& op) {
   }
 }
 
+/// 3.10 constraints that 2.1.1 does not have (its own checks, checkVela21Restrictions, stand instead):
+/// RESIZE_BILINEAR upscales by any number of 2x steps and knows no half-pixel centres; a RESHAPE may take
+/// its shape from another operation (2.1.1 removes it all the same).
+bool relaxedByVela21(OpType type, const std::string& constraint) {
+  if (type == OpType::ResizeBilinear) {
+    return constraint == "resize" || constraint == "resize_size" || constraint == "resize_attrs" ||
+           constraint == "resizebi_half_pixel_centers_dims";
+  }
+  return type == OpType::Reshape && constraint == "reshape_shape_constant";
+}
+
 } // namespace
 
 void foldConstantOperations(Subgraph& subgraph, const LoweringContext& context) {
@@ -114,12 +124,7 @@ void placeOperations(Subgraph& subgraph, const LoweringContext& context) {
     }
     if (verdict.supported) {
       verdict = context.support.check(subgraph, op);
-      // 2.1.1 upscales RESIZE_BILINEAR by any number of 2x steps and knows no half-pixel centres: its
-      // own check (above) replaces 3.10's resize constraints.
-      static const std::set<std::string> kResizeConstraints{"resize", "resize_size", "resize_attrs",
-                                                            "resizebi_half_pixel_centers_dims"};
-      if (context.release == VelaRelease::V2_1 && op.type == OpType::ResizeBilinear &&
-          kResizeConstraints.count(verdict.constraint) > 0) {
+      if (context.release == VelaRelease::V2_1 && relaxedByVela21(op.type, verdict.constraint)) {
         verdict = SupportVerdict{};
       }
     }
