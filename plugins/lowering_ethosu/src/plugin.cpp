@@ -19,9 +19,10 @@ public:
              npu::OptionType::Choice,
              "3.10",
              "Which Arm Vela release's operator set and graph rewrites to reproduce: \"3.10\" (default) or \"2.1\" "
-             "(Vela 2.1.1: keeps ARG_MAX, UNIDIRECTIONAL_SEQUENCE_LSTM, TRANSPOSE, SQUEEZE, strides above 3, most MEAN "
-             "and RESIZE_BILINEAR shapes on the CPU and rewrites the first strided convolution its way; used by the "
-             "*-dp-vela2 reference pipelines, see docs/parity.md)",
+             "(Vela 2.1.1: keeps ARG_MAX, UNIDIRECTIONAL_SEQUENCE_LSTM, TRANSPOSE, SQUEEZE, strides above 3 and the "
+             "MEAN, RESIZE_BILINEAR and PAD shapes it did not support on the CPU, and lowers MEAN, RESIZE_BILINEAR, "
+             "RESHAPE and the first strided convolution its way; used by the *-dp-vela2 reference pipelines, see "
+             "docs/parity.md)",
              {"3.10", "2.1"},
              false}};
   }
