@@ -73,9 +73,11 @@ namespace ethosu::lowering {
 enum class VelaRelease : std::uint8_t {
   V3_10, ///< Vela 3.10 (the default; everything described above)
   /// Vela 2.1.1 (commit 41c006a): its supported-operator set on top of 3.10's checks (operator types it
-  /// lacks, strides 1-3, MEAN/RESIZE_BILINEAR/PAD shapes, ...; ethosu/support/vela21_support.hpp), no
-  /// compile-time folding of SHAPE, constant QUANTIZE or global-pool strides, and its rewrite of the first
-  /// strided convolution (optimise_strided_conv).
+  /// lacks, strides 1-3, MEAN/RESIZE_BILINEAR/PAD shapes, ...; ethosu/support/vela21_support.hpp; 3.10's
+  /// resize and constant-reshape-shape constraints dropped), no compile-time folding of SHAPE, constant
+  /// QUANTIZE or global-pool strides, and its rewrites: the first strided convolution
+  /// (optimise_strided_conv), MEAN (one depthwise convolution), RESIZE_BILINEAR (one 2x step per pass),
+  /// RESHAPE (removed, never a Memcpy).
   V2_1,
 };
 
