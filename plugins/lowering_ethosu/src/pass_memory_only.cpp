@@ -40,7 +40,7 @@ bool inputMustBeKept(const Subgraph& subgraph, TensorId ifm) {
 /// output's readers read the input (a graph input, a CPU output or a constant alike). Only when the input
 /// is a graph input, constant or subgraph output and the output a subgraph output too does an AvgPool copy
 /// of the input ("<input>_avgpool") come first, so that both tensors survive. A reshape that changes the
-/// quantisation stays a Memcpy.
+/// quantisation stays a Memcpy; one that a CPU operation would see in another shape runs on the CPU.
 void removeReshapesVela21(Subgraph& subgraph) {
   for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
     const Operation op = subgraph.operations[i];
@@ -52,8 +52,28 @@ void removeReshapesVela21(Subgraph& subgraph) {
     const TensorId ofm = op.ofm();
     const Quantisation& in = subgraph.tensor(ifm).quantisation;
     const Quantisation& out = subgraph.tensor(ofm).quantisation;
+    // A CPU operation must keep the shape it was written for, as reader of the output or as writer of an
+    // input the output replaces (2.1.1 rewires it too, which the written model could not express).
+    const auto readsOutput = [ofm](const Operation& other) {
+      return other.placement != Placement::Npu &&
+             std::find(other.inputs.begin(), other.inputs.end(), ofm) != other.inputs.end();
+    };
+    bool cpuReader = std::any_of(subgraph.operations.begin(), subgraph.operations.end(), readsOutput);
+    if (isSubgraphOutput(subgraph, ofm)) {
+      for (const OperationId producer : producersOf(subgraph, ifm)) {
+        cpuReader = cpuReader || subgraph.operation(producer).placement != Placement::Npu;
+      }
+    }
+    if (cpuReader) {
+      // It runs on the CPU with its neighbour instead, moving nothing (2.1.1's totals have no pass for it).
+      subgraph.operations[i].placement = Placement::Cpu;
+      subgraph.operations[i].placementReason = "a CPU operation reads or writes it in another shape";
+      continue;
+    }
     if (in.scale != out.scale || in.zeroPoint != out.zeroPoint) {
+      // The copy reads only its input: a shape computed on the CPU is left to removeDeadOperations.
       subgraph.operations[i].type = OpType::Memcpy;
+      subgraph.operations[i].inputs.resize(1);
       setDefaultShapes(subgraph, subgraph.operations[i]);
       continue;
     }

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+// The lowering with `vela_release: "2.1"` (Vela 2.1.1's remove_reshapes): RESHAPEs go without a copy,
+// but never so that a CPU operation would see a tensor in another shape.
+#include "lowering_test_support.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace npu;
+using namespace ethosu::lowering;
+using namespace ethosu::lowering::test;
+
+namespace {
+
+Graph lowerAsVela21(Graph graph, const FakeAccelerator& accelerator) {
+  LoweringOptions options;
+  options.verifyAfterEachPass = true;
+  options.release = VelaRelease::V2_1;
+  return lowerGraph(std::move(graph), accelerator, options);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(vela21_lowering)
+
+BOOST_AUTO_TEST_CASE(a_reshape_whose_input_has_another_reader_is_removed_where_vela_3_10_copies_it) {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 4, 4, 8});
+  const TensorId conv = builder.featureMap("conv", Shape{1, 4, 4, 8});
+  const TensorId flat = builder.featureMap("flat", Shape{1, 128});
+  const TensorId out = builder.featureMap("out", Shape{1, 4, 4, 8});
+  const TensorId shape = builder.constant("shape", Shape{2}, DataType::Int32, {1, 128});
+  builder.conv(in, conv);
+  builder.operation(OpType::Reshape, "RESHAPE", {conv, shape}, {flat});
+  builder.conv(conv, out);
+  builder.output(flat);
+  builder.output(out);
+  BOOST_TEST(describeOperations(lowerForTest(builder.graph, FakeAccelerator{}).subgraphs.front()) ==
+             (std::vector<std::string>{"Conv2DBias:conv", "Conv2DBias:out", "Memcpy:flat"}));
+  const Subgraph lowered = lowerAsVela21(builder.graph, FakeAccelerator{}).subgraphs.front();
+  BOOST_TEST(describeOperations(lowered) == (std::vector<std::string>{"Conv2DBias:conv", "Conv2DBias:out"}));
+  // The first writes the subgraph output, which the second reads.
+  BOOST_TEST(lowered.tensor(lowered.operations[0].ofm()).name == "flat");
+  BOOST_TEST(lowered.tensor(lowered.operations[1].ifm()).name == "flat");
+}
+
+BOOST_AUTO_TEST_CASE(a_reshape_next_to_a_cpu_operation_runs_on_the_cpu_instead_of_reshaping_its_tensor) {
+  FakeAccelerator accelerator;
+  accelerator.fakeSupport.unsupported[OpType::Tanh] = "not on this NPU";
+  // A CPU producer whose output the reshape's (a subgraph output) would replace.
+  GraphBuilder producer;
+  const TensorId in = producer.input("in", Shape{1, 4, 4, 8});
+  const TensorId tanh = producer.featureMap("tanh", Shape{1, 4, 4, 8});
+  const TensorId flat = producer.featureMap("flat", Shape{1, 128});
+  const TensorId shape = producer.constant("shape", Shape{2}, DataType::Int32, {1, 128});
+  producer.operation(OpType::Tanh, "TANH", {in}, {tanh});
+  producer.operation(OpType::Reshape, "RESHAPE", {tanh, shape}, {flat});
+  producer.output(flat);
+  const Subgraph first = lowerAsVela21(producer.graph, accelerator).subgraphs.front();
+  BOOST_REQUIRE_EQUAL(first.operations.size(), 2U);
+  BOOST_TEST(first.operations[1].type == OpType::Reshape);
+  BOOST_TEST(first.operations[1].placement == Placement::Cpu);
+  BOOST_TEST(first.tensor(first.operations[0].ofm()).shape == (Shape{1, 4, 4, 8}));
+  // A CPU reader of the reshaped tensor.
+  GraphBuilder reader;
+  const TensorId input = reader.input("in", Shape{1, 4, 4, 8});
+  const TensorId conv = reader.featureMap("conv", Shape{1, 4, 4, 8});
+  const TensorId reshaped = reader.featureMap("reshaped", Shape{1, 128});
+  const TensorId out = reader.featureMap("out", Shape{1, 128});
+  const TensorId newShape = reader.constant("shape", Shape{2}, DataType::Int32, {1, 128});
+  reader.conv(input, conv);
+  reader.operation(OpType::Reshape, "RESHAPE", {conv, newShape}, {reshaped});
+  reader.operation(OpType::Tanh, "TANH", {reshaped}, {out});
+  reader.output(out);
+  const Subgraph second = lowerAsVela21(reader.graph, accelerator).subgraphs.front();
+  BOOST_REQUIRE_EQUAL(second.operations.size(), 3U);
+  BOOST_TEST(second.operations[1].placement == Placement::Cpu);
+  BOOST_TEST(second.tensor(second.operations[2].ifm()).name == "reshaped");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
