@@ -38,11 +38,13 @@ bool swapsOperands(const Subgraph& subgraph, const Operation& op) {
 }
 
 SchedulingGraph::SchedulingGraph(const Graph& graph, const NpuRegion& region, const Accelerator& accelerator)
-    : subgraph_(&graph.subgraphs.at(static_cast<std::size_t>(region.subgraph))),
-      region_(&region),
-      accelerator_(&accelerator),
-      inputs_(region.inputs.begin(), region.inputs.end()),
-      outputs_(region.outputs.begin(), region.outputs.end()) {
+    : SchedulingGraph(graph, region, accelerator, {}) {}
+
+SchedulingGraph::SchedulingGraph(const Graph& graph, const NpuRegion& region, const Accelerator& accelerator,
+                                 std::map<TensorId, TensorFormat> decidedFormats)
+    : subgraph_(&graph.subgraphs.at(static_cast<std::size_t>(region.subgraph))), region_(&region),
+      accelerator_(&accelerator), inputs_(region.inputs.begin(), region.inputs.end()),
+      outputs_(region.outputs.begin(), region.outputs.end()), decidedFormats_(std::move(decidedFormats)) {
   const Subgraph& subgraph = *subgraph_;
   for (const Operation& op : subgraph.operations) {
     for (const TensorId input : op.inputs) {
@@ -86,6 +88,9 @@ TensorUse SchedulingGraph::use(TensorId tensor) const {
 }
 
 TensorFormat SchedulingGraph::format(TensorId tensor) const {
+  if (const auto decided = decidedFormats_.find(tensor); decided != decidedFormats_.end()) {
+    return decided->second;
+  }
   const auto it = formats_.find(tensor);
   return it == formats_.end() ? TensorFormat::NHWC : it->second;
 }
@@ -95,7 +100,9 @@ std::int64_t SchedulingGraph::storageBytes(TensorId tensor) const {
   return accelerator_->layout().storageBytes(Shape4::fromShape(t.shape), t.type, format(tensor));
 }
 
-std::string SchedulingGraph::describe(int index) const { return subgraph_->describe(operation(index).id); }
+std::string SchedulingGraph::describe(int index) const {
+  return subgraph_->describe(operation(index).id);
+}
 
 // Vela: Scheduler.create_scheduler_representation and avoid_nhcwb16_for_ofm. An OFM the lowering allows in
 // the brick format gets it, unless an elementwise operation could then no longer write it over a linear
@@ -130,6 +137,9 @@ void SchedulingGraph::decideOutputFormats(const Operation& op) {
 }
 
 bool SchedulingGraph::isLinear(TensorId tensor) const {
+  if (const auto decided = decidedFormats_.find(tensor); decided != decidedFormats_.end()) {
+    return decided->second != TensorFormat::NHCWB16;
+  }
   const Tensor* t = subgraph_->findTensor(tensor);
   return t == nullptr || t->format != TensorFormat::NHCWB16 || forcedLinear_.contains(tensor);
 }
