@@ -5,6 +5,8 @@
 #include "ethosu/performance_vela2/vela2_block_configs.hpp"
 
 #include "ethosu/architecture/operation_traits.hpp"
+#include "ethosu/blocks/block_config.hpp"
+#include "ethosu/blocks/block_config_selector.hpp"
 #include "ethosu/performance_vela2/vela2_estimates.hpp"
 
 #include <algorithm>
@@ -92,6 +94,12 @@ std::vector<npu::BlockConfig> blockConfigCandidates(const Architecture& arch, co
     shapes.ofm = subgraph.ofmShape(op);
   }
   const Allocation a = allocationFor(arch, subgraph, op, shapes);
+  // Vela 2.1's rules know only the operations it lowered itself; a block must also be one the hardware
+  // (and so code generation) can run for this operation, e.g. a REDUCE_SUM of 3.10's SOFTMAX keeps the
+  // whole IFM depth in its IFM block. Convolutions, which 2.1 lowered as 3.10 does, keep its rules.
+  const BlockSearchQuery hardware = blockSearchQueryFor(a.traits, opShapes);
+  const bool checkHardware =
+      a.traits.blockType != NpuBlockType::ConvolutionMxN && a.traits.blockType != NpuBlockType::ConvolutionDepthWise;
   const npu::Shape4& microBlock = arch.variant().ofmMicroBlock;
   const npu::Shape4& maxBlock = CommonArchitecture::kOfmBlockMax;
   const int maxWidth = std::min(maxBlock.width, shapes.ofm.width);
@@ -118,6 +126,9 @@ std::vector<npu::BlockConfig> blockConfigCandidates(const Architecture& arch, co
         const int ifmBanks = banksFor(arch, ifmBlock, a.ifmElement) * a.ifmCount;
         const int accumulatorBanks = a.elementwise ? 0 : banksFor(arch, ofmBlock, a.accumulator);
         if (kReservedOutputBanks + ifmBanks > a.availableBanks - accumulatorBanks) {
+          continue;
+        }
+        if (checkHardware && !tryHardwareBlockConfig(arch, hardware, npu::Shape4{1, height, width, depth}, false)) {
           continue;
         }
         npu::BlockConfig config;
