@@ -168,6 +168,8 @@ def main() -> int:
     parser.add_argument("--work", type=Path, default=Path("differential-work"))
     parser.add_argument("--output", type=Path)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--cached-only", action="store_true",
+                        help="compare only where Vela's result is already cached (e.g. by bench/vela_batch.py)")
     parser.add_argument("--vela-only", action="store_true",
                         help="only fill the cache with Vela's results (resumable; compare later)")
     args = parser.parse_args()
@@ -181,6 +183,9 @@ def main() -> int:
         row = {"seed": seed, "model": model.name}
         for release, config in configs:
             binary = args.vela310 if release == "310" else args.vela21
+            if args.cached_only and not (args.work / f"{model.stem}.vela{release}.{config}.json").exists():
+                row[f"{release}:{config}"] = {"status": "pending"}
+                continue
             vela = run_vela(release, binary, config, model, args.work)
             if args.vela_only:
                 row[f"{release}:{config}"] = {"status": "vela-ok" if vela["ok"] else "vela-failed"}
@@ -209,8 +214,8 @@ def render(rows: List[dict], configs, args) -> str:
              f"`bench/differential.py --count {args.count} --seed {args.seed} --operators {args.operators}`: "
              "random networks from `npu-model-gen random`, each compiled by Vela and by npu-pipeline's "
              "reference pipeline of the same configuration (3.10: `*-cascade.yaml`, 2.1.1: `*-dp-vela2.yaml`).",
-             "", "| release:config | compared | exact | differs | Vela failed | ours failed |",
-             "| --- | --- | --- | --- | --- | --- |"]
+             "", "| release:config | compared | exact | differs | Vela failed | ours failed | not run yet |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
     for release, config in configs:
         key = f"{release}:{config}"
         statuses = [row[key]["status"] for row in rows]
@@ -218,13 +223,14 @@ def render(rows: List[dict], configs, args) -> str:
         exact = statuses.count("exact")
         share = f" ({exact / compared * 100:.1f}%)" if compared else ""
         lines.append(f"| {key} | {compared} | {exact}{share} | {statuses.count('differs')} | "
-                     f"{statuses.count('vela-failed')} | {statuses.count('ours-failed')} |")
+                     f"{statuses.count('vela-failed')} | {statuses.count('ours-failed')} | "
+                     f"{statuses.count('pending')} |")
     lines += ["", "## Differences", "", "| network | release:config | figures (ours / Vela) | first difference |",
               "| --- | --- | --- | --- |"]
     for row in rows:
         for release, config in configs:
             result = row[f"{release}:{config}"]
-            if result["status"] in ("exact", "vela-failed"):
+            if result["status"] in ("exact", "vela-failed", "pending"):
                 continue
             figures = ", ".join(f"{name} {ours:.0f} / {theirs:.0f}" for name, (ours, theirs)
                                 in result.get("figures", {}).items() if round(ours) != round(theirs))
