@@ -122,6 +122,47 @@ def first_differing_pass(vela: List[dict], ours: List[dict]) -> str:
     return ""
 
 
+def classify_21(vela: List[dict], ours: List[dict], figures: dict) -> str:
+    """The class of a difference from Vela 2.1.1: the first cause met in pass order."""
+    layers = {row.get("Name"): row for row in ours}
+    for theirs in vela:
+        name, operators = theirs.get("name", ""), theirs.get("operators", "")
+        mine = layers.get(name)
+        if theirs.get("placement") == "Cpu":
+            if mine is not None:
+                return f"lowering: 2.1.1 runs {operators.split()[-1]} on the CPU"
+            continue
+        if mine is None:
+            return f"lowering: 2.1.1 lowers to {operators} (no such operation of ours)"
+    for theirs in vela:
+        mine = layers.get(theirs.get("name", ""))
+        if mine is None or theirs.get("placement") != "Npu":
+            continue
+        op = theirs.get("operators", "").split()[-1]
+        npu_ours, npu_theirs = lib.as_float(mine.get("NPU")) or 0.0, lib.as_float(theirs.get("cycles_npu")) or 0.0
+        total_ours = lib.as_float(mine.get("Op Cycles")) or 0.0
+        total_theirs = lib.as_float(theirs.get("cycles_total")) or 0.0
+        if abs(npu_ours - npu_theirs) >= 1.0:
+            return f"NPU cycles of a {op} pass"
+        if abs(total_ours - total_theirs) >= 1.0:
+            return f"memory-access cycles of a {op} pass"
+    if "cycles" in figures and round(figures["cycles"][0]) != round(figures["cycles"][1]):
+        return "total cycles only (passes equal within a cycle)"
+    return "SRAM peak"
+
+
+def classify_310(vela: List[dict], ours: List[dict], figures: dict) -> str:
+    vela = [row for row in vela if row.get("Name") != "Name"]
+    if len(vela) != len(ours) or any(a.get("NNG Operator") != b.get("NNG Operator") for a, b in zip(vela, ours)):
+        return "operations differ (lowering or subgraph cut)"
+    for theirs, mine in zip(vela, ours):
+        if theirs.get("Op Cycles") != mine.get("Op Cycles"):
+            return f"cycles of a {theirs.get('NNG Operator')}"
+    if "sram" in figures and round(figures["sram"][0]) != round(figures["sram"][1]):
+        return "SRAM peak (allocation)"
+    return "weights"
+
+
 def compare(release: str, vela: dict, ours: dict) -> dict:
     """Per figure (ours, Vela) and whether everything matched."""
     if not vela["ok"]:
@@ -140,12 +181,14 @@ def compare(release: str, vela: dict, ours: dict) -> dict:
         figures[name] = (mine * scale, theirs * scale)
         exact = exact and round(mine * scale) == round(theirs * scale)
     if exact:
-        detail = []
+        detail, kind = [], ""
     elif release == "310":
         detail = [first_differing_layer(vela["layers"], ours["layers"])]
+        kind = classify_310(vela["layers"], ours["layers"], figures)
     else:
         detail = [first_differing_pass(vela.get("passes", []), ours["layers"])]
-    return {"status": "exact" if exact else "differs", "figures": figures, "detail": detail}
+        kind = classify_21(vela.get("passes", []), ours["layers"], figures)
+    return {"status": "exact" if exact else "differs", "figures": figures, "detail": detail, "class": kind}
 
 
 def generate(build: Path, seed: int, operators: int, work: Path) -> Path:
@@ -225,6 +268,19 @@ def render(rows: List[dict], configs, args) -> str:
         lines.append(f"| {key} | {compared} | {exact}{share} | {statuses.count('differs')} | "
                      f"{statuses.count('vela-failed')} | {statuses.count('ours-failed')} | "
                      f"{statuses.count('pending')} |")
+    lines += ["", "## Classes of difference (first cause per network)", "", "| release:config | class | networks |",
+              "| --- | --- | --- |"]
+    for release, config in configs:
+        key = f"{release}:{config}"
+        counts: Dict[str, int] = {}
+        for row in rows:
+            result = row[key]
+            if result["status"] == "differs":
+                counts[result.get("class", "")] = counts.get(result.get("class", ""), 0) + 1
+            elif result["status"] == "ours-failed":
+                counts["ours failed"] = counts.get("ours failed", 0) + 1
+        for kind, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+            lines.append(f"| {key} | {kind} | {count} |")
     lines += ["", "## Differences", "", "| network | release:config | figures (ours / Vela) | first difference |",
               "| --- | --- | --- | --- |"]
     for row in rows:
@@ -235,7 +291,9 @@ def render(rows: List[dict], configs, args) -> str:
             figures = ", ".join(f"{name} {ours:.0f} / {theirs:.0f}" for name, (ours, theirs)
                                 in result.get("figures", {}).items() if round(ours) != round(theirs))
             detail = "; ".join(d for d in result.get("detail", []) if d)
-            lines.append(f"| {row['model']} | {release}:{config} | {figures or result['status']} | {detail[:160]} |")
+            kind = result.get("class", "")
+            lines.append(f"| {row['model']} | {release}:{config} | {figures or result['status']} | "
+                         f"{kind + ': ' if kind else ''}{detail[:160]} |")
     return "\n".join(lines) + "\n"
 
 
