@@ -252,13 +252,21 @@ def main() -> int:
     return 0
 
 
+def alike(rows: List[dict], key: str) -> str:
+    """Exact matches among the compared networks whose first difference (if any) is not a lowering one."""
+    judged = [row[key] for row in rows if row[key]["status"] in ("exact", "differs")
+              and not row[key].get("class", "").startswith(("lowering", "operations differ"))]
+    exact = sum(1 for result in judged if result["status"] == "exact")
+    return f"{exact}/{len(judged)}" + (f" ({exact / len(judged) * 100:.1f}%)" if judged else "")
+
+
 def render(rows: List[dict], configs, args) -> str:
     lines = ["# Differential testing against Vela", "",
              f"`bench/differential.py --count {args.count} --seed {args.seed} --operators {args.operators}`: "
              "random networks from `npu-model-gen random`, each compiled by Vela and by npu-pipeline's "
              "reference pipeline of the same configuration (3.10: `*-cascade.yaml`, 2.1.1: `*-dp-vela2.yaml`).",
-             "", "| release:config | compared | exact | differs | Vela failed | ours failed | not run yet |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+             "", "| release:config | compared | exact | differs | Vela failed | ours failed | not run yet "
+             "| exact where lowered alike |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for release, config in configs:
         key = f"{release}:{config}"
         statuses = [row[key]["status"] for row in rows]
@@ -267,7 +275,7 @@ def render(rows: List[dict], configs, args) -> str:
         share = f" ({exact / compared * 100:.1f}%)" if compared else ""
         lines.append(f"| {key} | {compared} | {exact}{share} | {statuses.count('differs')} | "
                      f"{statuses.count('vela-failed')} | {statuses.count('ours-failed')} | "
-                     f"{statuses.count('pending')} |")
+                     f"{statuses.count('pending')} | {alike(rows, key)} |")
     lines += ["", "## Classes of difference (first cause per network)", "", "| release:config | class | networks |",
               "| --- | --- | --- |"]
     for release, config in configs:
