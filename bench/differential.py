@@ -221,6 +221,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--cached-only", action="store_true",
                         help="compare only where Vela's result is already cached (e.g. by bench/vela_batch.py)")
+    parser.add_argument("--render-only", action="store_true",
+                        help="only write the report again from the work folder's results.json")
     parser.add_argument("--vela-only", action="store_true",
                         help="only fill the cache with Vela's results (resumable; compare later)")
     args = parser.parse_args()
@@ -246,6 +248,13 @@ def main() -> int:
               file=sys.stderr)
         return row
 
+    if args.render_only:
+        report = render(json.loads((args.work / "results.json").read_text()), configs, args)
+        if args.output:
+            args.output.write_text(report)
+        else:
+            print(report)
+        return 0
     seeds = range(args.seed, args.seed + args.count)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         rows = list(pool.map(one, seeds))
@@ -262,7 +271,7 @@ def main() -> int:
 
 def alike(rows: List[dict], key: str) -> str:
     """Exact matches among the compared networks whose first difference (if any) is not a lowering one."""
-    judged = [row[key] for row in rows if row[key]["status"] in ("exact", "differs")
+    judged = [row[key] for row in rows if row[key]["status"] in ("exact", "differs", "ours-failed")
               and not row[key].get("class", "").startswith(("lowering", "operations differ"))]
     exact = sum(1 for result in judged if result["status"] == "exact")
     return f"{exact}/{len(judged)}" + (f" ({exact / len(judged) * 100:.1f}%)" if judged else "")
@@ -280,7 +289,8 @@ def render(rows: List[dict], configs, args) -> str:
         statuses = [row[key]["status"] for row in rows]
         compared = sum(1 for s in statuses if s in ("exact", "differs"))
         exact = statuses.count("exact")
-        share = f" ({exact / compared * 100:.1f}%)" if compared else ""
+        judged = compared + statuses.count("ours-failed")  # a compile of ours that fails is no match
+        share = f" ({exact / judged * 100:.1f}%)" if judged else ""
         lines.append(f"| {key} | {compared} | {exact}{share} | {statuses.count('differs')} | "
                      f"{statuses.count('vela-failed')} | {statuses.count('ours-failed')} | "
                      f"{statuses.count('pending')} | {alike(rows, key)} |")
