@@ -124,6 +124,55 @@ def first_differing_pass(vela: List[dict], ours: List[dict]) -> str:
     return ""
 
 
+# Operators the generated networks place on the CPU in both releases (shape side chains, SPACE_TO_DEPTH...).
+CPU_BY_DESIGN = {"Shape", "StridedSlice", "Pack", "Reshape", "SpaceToDepth", "DepthToSpace", "Squeeze",
+                 "ExpandDims", "Const", "Placeholder", "SubgraphInput"}
+
+
+def classify_21(vela: List[dict], ours: List[dict], figures: dict) -> str:
+    """The class of a difference from Vela 2.1.1: the first cause met in pass order."""
+    layers = {row.get("Name"): row for row in ours}
+    for theirs in vela:
+        name, operators = theirs.get("name", ""), theirs.get("operators", "")
+        mine = layers.get(name)
+        if theirs.get("placement") == "Cpu":
+            # A CPU pass of an operator both releases run on the NPU (the generator's CPU-only kinds
+            # excepted) changes the NPU subgraphs and the formats of the tensors around it.
+            on_npu_here = [op for op in operators.split() if op not in CPU_BY_DESIGN]
+            if mine is not None or on_npu_here:
+                return f"lowering: 2.1.1 runs {(on_npu_here or operators.split())[-1]} on the CPU"
+            continue
+        if mine is None:
+            return f"lowering: 2.1.1 lowers to {operators} (no such operation of ours)"
+    for theirs in vela:
+        mine = layers.get(theirs.get("name", ""))
+        if mine is None or theirs.get("placement") != "Npu":
+            continue
+        op = theirs.get("operators", "").split()[-1]
+        npu_ours, npu_theirs = lib.as_float(mine.get("NPU")) or 0.0, lib.as_float(theirs.get("cycles_npu")) or 0.0
+        total_ours = lib.as_float(mine.get("Op Cycles")) or 0.0
+        total_theirs = lib.as_float(theirs.get("cycles_total")) or 0.0
+        if abs(npu_ours - npu_theirs) >= 1.0:
+            return f"NPU cycles of a {op} pass"
+        if abs(total_ours - total_theirs) >= 1.0:
+            return f"memory-access cycles of a {op} pass"
+    if "cycles" in figures and round(figures["cycles"][0]) != round(figures["cycles"][1]):
+        return "total cycles only (passes equal within a cycle)"
+    return "SRAM peak"
+
+
+def classify_310(vela: List[dict], ours: List[dict], figures: dict) -> str:
+    vela = [row for row in vela if row.get("Name") != "Name"]
+    if len(vela) != len(ours) or any(a.get("NNG Operator") != b.get("NNG Operator") for a, b in zip(vela, ours)):
+        return "operations differ (lowering or subgraph cut)"
+    for theirs, mine in zip(vela, ours):
+        if theirs.get("Op Cycles") != mine.get("Op Cycles"):
+            return f"cycles of a {theirs.get('NNG Operator')}"
+    if "sram" in figures and round(figures["sram"][0]) != round(figures["sram"][1]):
+        return "SRAM peak (allocation)"
+    return "weights"
+
+
 def compare(release: str, vela: dict, ours: dict) -> dict:
     """Per figure (ours, Vela) and whether everything matched."""
     if not vela["ok"]:
@@ -142,12 +191,14 @@ def compare(release: str, vela: dict, ours: dict) -> dict:
         figures[name] = (mine * scale, theirs * scale)
         exact = exact and round(mine * scale) == round(theirs * scale)
     if exact:
-        detail = []
+        detail, kind = [], ""
     elif release == "310":
         detail = [first_differing_layer(vela["layers"], ours["layers"])]
+        kind = classify_310(vela["layers"], ours["layers"], figures)
     else:
         detail = [first_differing_pass(vela.get("passes", []), ours["layers"])]
-    return {"status": "exact" if exact else "differs", "figures": figures, "detail": detail}
+        kind = classify_21(vela.get("passes", []), ours["layers"], figures)
+    return {"status": "exact" if exact else "differs", "figures": figures, "detail": detail, "class": kind}
 
 
 def generate(build: Path, seed: int, operators: int, work: Path) -> Path:
@@ -172,6 +223,12 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--ours-set", action="append", default=[], metavar="KEY=VALUE",
                         help="extra --set for npu-pipeline run, e.g. lowering.vela_release=3.10 (repeatable)")
+    parser.add_argument("--cached-only", action="store_true",
+                        help="compare only where Vela's result is already cached (e.g. by bench/vela_batch.py)")
+    parser.add_argument("--render-only", action="store_true",
+                        help="only write the report again from the work folder's results.json")
+    parser.add_argument("--vela-only", action="store_true",
+                        help="only fill the cache with Vela's results (resumable; compare later)")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     low, _, high = args.operators.partition("-")
@@ -183,15 +240,30 @@ def main() -> int:
         row = {"seed": seed, "model": model.name}
         for release, config in configs:
             binary = args.vela310 if release == "310" else args.vela21
+            if args.cached_only and not (args.work / f"{model.stem}.vela{release}.{config}.json").exists():
+                row[f"{release}:{config}"] = {"status": "pending"}
+                continue
             vela = run_vela(release, binary, config, model, args.work)
+            if args.vela_only:
+                row[f"{release}:{config}"] = {"status": "vela-ok" if vela["ok"] else "vela-failed"}
+                continue
             row[f"{release}:{config}"] = compare(release, vela, run_ours(args.build, release, config, model, args.ours_set))
         print(f"seed {seed}: " + " ".join(f"{k}={v['status']}" for k, v in row.items() if isinstance(v, dict)),
               file=sys.stderr)
         return row
 
+    if args.render_only:
+        report = render(json.loads((args.work / "results.json").read_text()), configs, args)
+        if args.output:
+            args.output.write_text(report)
+        else:
+            print(report)
+        return 0
     seeds = range(args.seed, args.seed + args.count)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         rows = list(pool.map(one, seeds))
+    if args.vela_only:
+        return 0
     (args.work / "results.json").write_text(json.dumps(rows, indent=1))
     report = render(rows, configs, args)
     if args.output:
@@ -201,32 +273,57 @@ def main() -> int:
     return 0
 
 
+def alike(rows: List[dict], key: str) -> str:
+    """Exact matches among the compared networks whose first difference (if any) is not a lowering one."""
+    judged = [row[key] for row in rows if row[key]["status"] in ("exact", "differs", "ours-failed")
+              and not row[key].get("class", "").startswith(("lowering", "operations differ"))]
+    exact = sum(1 for result in judged if result["status"] == "exact")
+    return f"{exact}/{len(judged)}" + (f" ({exact / len(judged) * 100:.1f}%)" if judged else "")
+
+
 def render(rows: List[dict], configs, args) -> str:
     lines = ["# Differential testing against Vela", "",
              f"`bench/differential.py --count {args.count} --seed {args.seed} --operators {args.operators}`: "
              "random networks from `npu-model-gen random`, each compiled by Vela and by npu-pipeline's "
              "reference pipeline of the same configuration (3.10: `*-cascade.yaml`, 2.1.1: `*-dp-vela2.yaml`).",
-             "", "| release:config | compared | exact | differs | Vela failed | ours failed |",
-             "| --- | --- | --- | --- | --- | --- |"]
+             "", "| release:config | compared | exact | differs | Vela failed | ours failed | not run yet "
+             "| exact where lowered alike |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for release, config in configs:
         key = f"{release}:{config}"
         statuses = [row[key]["status"] for row in rows]
         compared = sum(1 for s in statuses if s in ("exact", "differs"))
         exact = statuses.count("exact")
-        share = f" ({exact / compared * 100:.1f}%)" if compared else ""
+        judged = compared + statuses.count("ours-failed")  # a compile of ours that fails is no match
+        share = f" ({exact / judged * 100:.1f}%)" if judged else ""
         lines.append(f"| {key} | {compared} | {exact}{share} | {statuses.count('differs')} | "
-                     f"{statuses.count('vela-failed')} | {statuses.count('ours-failed')} |")
+                     f"{statuses.count('vela-failed')} | {statuses.count('ours-failed')} | "
+                     f"{statuses.count('pending')} | {alike(rows, key)} |")
+    lines += ["", "## Classes of difference (first cause per network)", "", "| release:config | class | networks |",
+              "| --- | --- | --- |"]
+    for release, config in configs:
+        key = f"{release}:{config}"
+        counts: Dict[str, int] = {}
+        for row in rows:
+            result = row[key]
+            if result["status"] == "differs":
+                counts[result.get("class", "")] = counts.get(result.get("class", ""), 0) + 1
+            elif result["status"] == "ours-failed":
+                counts["ours failed"] = counts.get("ours failed", 0) + 1
+        for kind, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+            lines.append(f"| {key} | {kind} | {count} |")
     lines += ["", "## Differences", "", "| network | release:config | figures (ours / Vela) | first difference |",
               "| --- | --- | --- | --- |"]
     for row in rows:
         for release, config in configs:
             result = row[f"{release}:{config}"]
-            if result["status"] in ("exact", "vela-failed"):
+            if result["status"] in ("exact", "vela-failed", "pending"):
                 continue
             figures = ", ".join(f"{name} {ours:.0f} / {theirs:.0f}" for name, (ours, theirs)
                                 in result.get("figures", {}).items() if round(ours) != round(theirs))
             detail = "; ".join(d for d in result.get("detail", []) if d)
-            lines.append(f"| {row['model']} | {release}:{config} | {figures or result['status']} | {detail[:160]} |")
+            kind = result.get("class", "")
+            lines.append(f"| {row['model']} | {release}:{config} | {figures or result['status']} | "
+                         f"{kind + ': ' if kind else ''}{detail[:160]} |")
     return "\n".join(lines) + "\n"
 
 

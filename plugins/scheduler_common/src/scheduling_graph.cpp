@@ -2,6 +2,7 @@
 #include "scheduler_common/scheduling_graph.hpp"
 
 #include "npu/core/diagnostics.hpp"
+#include "npu/pipeline/compiler.hpp"
 
 #include <algorithm>
 
@@ -37,12 +38,34 @@ bool swapsOperands(const Subgraph& subgraph, const Operation& op) {
   return ifmCanSwap && ifm2CanBePrimary;
 }
 
+namespace {
+
+/// Operations of the NPU regions of the same subgraph that run before `region` (none when `region` is
+/// not one the framework finds, e.g. a test's own).
+std::set<OperationId> operationsOfEarlierRegions(const Graph& graph, const NpuRegion& region) {
+  std::set<OperationId> earlier;
+  for (const NpuRegion& other : findNpuRegions(graph)) {
+    if (other.subgraph != region.subgraph) {
+      continue;
+    }
+    if (other.operations == region.operations) {
+      return earlier;
+    }
+    earlier.insert(other.operations.begin(), other.operations.end());
+  }
+  return {};
+}
+
+} // namespace
+
 SchedulingGraph::SchedulingGraph(const Graph& graph, const NpuRegion& region, const Accelerator& accelerator)
-    : subgraph_(&graph.subgraphs.at(static_cast<std::size_t>(region.subgraph))),
-      region_(&region),
-      accelerator_(&accelerator),
-      inputs_(region.inputs.begin(), region.inputs.end()),
-      outputs_(region.outputs.begin(), region.outputs.end()) {
+    : SchedulingGraph(graph, region, accelerator, {}) {}
+
+SchedulingGraph::SchedulingGraph(const Graph& graph, const NpuRegion& region, const Accelerator& accelerator,
+                                 std::map<TensorId, TensorFormat> decidedFormats)
+    : subgraph_(&graph.subgraphs.at(static_cast<std::size_t>(region.subgraph))), region_(&region),
+      accelerator_(&accelerator), inputs_(region.inputs.begin(), region.inputs.end()),
+      outputs_(region.outputs.begin(), region.outputs.end()), decidedFormats_(std::move(decidedFormats)) {
   const Subgraph& subgraph = *subgraph_;
   for (const Operation& op : subgraph.operations) {
     for (const TensorId input : op.inputs) {
@@ -62,10 +85,20 @@ SchedulingGraph::SchedulingGraph(const Graph& graph, const NpuRegion& region, co
     ++uses_[output].consumers;
   }
   // Vela's extract_npu_subgraphs: an NPU subgraph input read by several operators, or that is also an
-  // output of the network, must not be overwritten in place.
+  // output of the network, must not be overwritten in place. Vela rewrites the NPU subgraphs in execution
+  // order, each taking its readers of the tensor away before the next is judged, so readers in earlier
+  // NPU regions do not count for a network input (for the protection nor for the single reader an
+  // in-place write needs).
+  const std::set<OperationId> earlier = operationsOfEarlierRegions(graph, region);
   for (const TensorId input : region.inputs) {
     TensorUse& use = uses_[input];
-    use.writeProtected = (subgraphInputs.contains(input) && use.consumers > 1) || subgraphOutputs.contains(input);
+    int consumers = use.consumers;
+    for (const OperationId id : subgraphInputs.contains(input) ? earlier : std::set<OperationId>{}) {
+      const auto& inputs = subgraph.operation(id).inputs;
+      consumers -= static_cast<int>(std::count(inputs.begin(), inputs.end(), input));
+    }
+    use.consumers = consumers;
+    use.writeProtected = (subgraphInputs.contains(input) && consumers > 1) || subgraphOutputs.contains(input);
   }
   for (std::size_t index = 0; index < region.operations.size(); ++index) {
     const OperationId id = region.operations[index];
@@ -86,6 +119,9 @@ TensorUse SchedulingGraph::use(TensorId tensor) const {
 }
 
 TensorFormat SchedulingGraph::format(TensorId tensor) const {
+  if (const auto decided = decidedFormats_.find(tensor); decided != decidedFormats_.end()) {
+    return decided->second;
+  }
   const auto it = formats_.find(tensor);
   return it == formats_.end() ? TensorFormat::NHWC : it->second;
 }
@@ -95,7 +131,9 @@ std::int64_t SchedulingGraph::storageBytes(TensorId tensor) const {
   return accelerator_->layout().storageBytes(Shape4::fromShape(t.shape), t.type, format(tensor));
 }
 
-std::string SchedulingGraph::describe(int index) const { return subgraph_->describe(operation(index).id); }
+std::string SchedulingGraph::describe(int index) const {
+  return subgraph_->describe(operation(index).id);
+}
 
 // Vela: Scheduler.create_scheduler_representation and avoid_nhcwb16_for_ofm. An OFM the lowering allows in
 // the brick format gets it, unless an elementwise operation could then no longer write it over a linear
@@ -130,6 +168,9 @@ void SchedulingGraph::decideOutputFormats(const Operation& op) {
 }
 
 bool SchedulingGraph::isLinear(TensorId tensor) const {
+  if (const auto decided = decidedFormats_.find(tensor); decided != decidedFormats_.end()) {
+    return decided->second != TensorFormat::NHCWB16;
+  }
   const Tensor* t = subgraph_->findTensor(tensor);
   return t == nullptr || t->format != TensorFormat::NHCWB16 || forcedLinear_.contains(tensor);
 }

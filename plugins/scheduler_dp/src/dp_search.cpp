@@ -68,10 +68,16 @@ DpSearch::DpSearch(const PassGraph& graph, const PassEvaluator& evaluator, const
   ifmOfmOverlap_ = graph.featureMapsInSearchedMemory();
   const Subgraph& subgraph = graph.subgraph();
   consumersOfTensor_.assign(subgraph.tensors.size(), 0);
+  producersOfTensor_.assign(subgraph.tensors.size(), 0);
   for (const Operation& op : subgraph.operations) {
     for (const TensorId input : op.inputs) {
       if (subgraph.validTensorId(input)) {
         ++consumersOfTensor_[static_cast<std::size_t>(input)];
+      }
+    }
+    for (const TensorId output : op.outputs) {
+      if (subgraph.validTensorId(output)) {
+        ++producersOfTensor_[static_cast<std::size_t>(output)];
       }
     }
   }
@@ -331,6 +337,11 @@ bool DpSearch::isCascadePredecessor(int pass, int predecessor) const {
   const Operation& producerOp = graph_.operation(predecessor);
   const Tensor& ifm = subgraph.tensor(consumer.ifm);
   if (producerOp.outputs.size() != 1 || producerOp.outputs.front() != consumer.ifm) {
+    return false;
+  }
+  // A feature map several operations write (a PAD's border and interior, concatenation copies) exists
+  // only whole: a rolling buffer holds the rows of one producer's stripes.
+  if (producersOfTensor_.at(static_cast<std::size_t>(consumer.ifm)) != 1) {
     return false;
   }
   // The rolling buffer is stored in the brick format; a feature map that must stay linear cannot be one.

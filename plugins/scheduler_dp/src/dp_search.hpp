@@ -83,6 +83,7 @@ private:
   bool spilling_ = false;
   bool ifmOfmOverlap_ = true;
   std::vector<int> consumersOfTensor_; ///< operations of the subgraph reading each tensor
+  std::vector<int> producersOfTensor_; ///< operations of the subgraph writing each tensor
   std::vector<int> unsolvedConsumers_; ///< per pass, DAG successors not yet solved
   // Solved sub-problems per pass (Vela memoises them in dictionaries).
   std::vector<std::optional<Candidates>> outputs_;

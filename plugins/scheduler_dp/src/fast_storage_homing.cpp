@@ -175,7 +175,14 @@ void CascadeLayout::writeHomesAndBuffers(const Graph& ir, Schedule& schedule) co
     }
   }
 
-  const scheduling::SchedulingGraph view(ir, schedule.region, graph_.accelerator());
+  // The buffers follow the formats this schedule writes (its homes), not the cascade scheduler's choice:
+  // an OFM stored in bricks between cascaded passes is larger than linear and cannot be written over a
+  // linear IFM (Vela 2.1 allocates with the formats its scheduler set).
+  std::map<TensorId, TensorFormat> formats;
+  for (const auto& [tensor, home] : schedule.tensorHomes) {
+    formats.emplace(tensor, home.format);
+  }
+  const scheduling::SchedulingGraph view(ir, schedule.region, graph_.accelerator(), std::move(formats));
   scheduling::TensorPlacement placement(subgraph, memory);
   for (const auto& [tensor, area] : fastStorage_) {
     placement.place(tensor, scheduling::Placement{area, Residency::ScratchFast});

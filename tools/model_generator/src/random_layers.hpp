@@ -87,6 +87,9 @@ std::optional<std::vector<Value>> emitReshape(NetworkState& state, const Value& 
 std::optional<std::vector<Value>> emitTranspose(NetworkState& state, const Value& x);
 std::optional<std::vector<Value>> emitSpaceDepth(NetworkState& state, const Value& x, bool toDepth);
 std::optional<std::vector<Value>> emitDynamicReshape(NetworkState& state, const Value& x);
+std::optional<std::vector<Value>> emitUnpackPack(NetworkState& state, const Value& x);
+std::optional<std::vector<Value>> emitSqueezeExpand(NetworkState& state, const Value& x);
+std::optional<std::vector<Value>> emitPrelu(NetworkState& state, const Value& x);
 
 // Helpers the families share.
 /// `x` requantised to `quantisation` with a QUANTIZE operator (what the converter inserts where an

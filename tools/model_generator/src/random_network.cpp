@@ -151,6 +151,9 @@ const std::vector<LayerKind>& layerKinds() {
       unary("logistic", 2, B::LOGISTIC),
       unary("hard-swish", 2, B::HARD_SWISH),
       unary("abs", 1, B::ABS),
+      unary("exp", 1, B::EXP),
+      unary("rsqrt", 1, B::RSQRT),
+      {"prelu", 1, false, emitPrelu},
       {"quantize", 1, false,
        [](NetworkState& s, const Value& x) {
          return std::optional{std::vector<Value>{requantise(s, x, s.writer().randomQuantisation(x.type))}};
@@ -169,6 +172,8 @@ const std::vector<LayerKind>& layerKinds() {
       {"reshape", 2, false, emitReshape},
       {"transpose", 1, false, emitTranspose},
       {"arg-max", 1, false, emitArgMax},
+      {"unpack-pack", 1, false, emitUnpackPack},
+      {"squeeze-expand", 1, false, emitSqueezeExpand},
       {"space-to-depth", 1, true, [](NetworkState& s, const Value& x) { return emitSpaceDepth(s, x, true); }},
       {"depth-to-space", 1, true, [](NetworkState& s, const Value& x) { return emitSpaceDepth(s, x, false); }},
       {"dynamic-reshape", 2, true, emitDynamicReshape},

@@ -53,9 +53,29 @@ BOOST_AUTO_TEST_CASE(every_network_of_a_hundred_seeds_loads_with_the_operators_g
     }
   }
   // The variety the differential tests rely on.
-  for (const char* name : {"CONV_2D", "DEPTHWISE_CONV_2D", "TRANSPOSE_CONV", "FULLY_CONNECTED", "MEAN", "CONCATENATION",
-                           "SPLIT", "PAD", "RESIZE_BILINEAR", "LEAKY_RELU", "SOFTMAX", "SHAPE", "PACK",
-                           "DEPTH_TO_SPACE", "ARG_MAX", "QUANTIZE", "TRANSPOSE"}) {
+  for (const char* name : {"CONV_2D",
+                           "DEPTHWISE_CONV_2D",
+                           "TRANSPOSE_CONV",
+                           "FULLY_CONNECTED",
+                           "MEAN",
+                           "CONCATENATION",
+                           "SPLIT",
+                           "PAD",
+                           "RESIZE_BILINEAR",
+                           "LEAKY_RELU",
+                           "SOFTMAX",
+                           "SHAPE",
+                           "PACK",
+                           "DEPTH_TO_SPACE",
+                           "ARG_MAX",
+                           "QUANTIZE",
+                           "TRANSPOSE",
+                           "EXP",
+                           "RSQRT",
+                           "PRELU",
+                           "UNPACK",
+                           "SQUEEZE",
+                           "EXPAND_DIMS"}) {
     BOOST_TEST(seen.contains(name), name);
   }
   BOOST_TEST(inputCounts.size() > 1);

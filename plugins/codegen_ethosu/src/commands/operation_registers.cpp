@@ -21,7 +21,9 @@ void requireMultiple(std::int64_t value, std::int64_t multiple, const std::strin
   }
 }
 
-int elementBytes(NpuDataType type) { return bitsOf(type) / 8; }
+int elementBytes(NpuDataType type) {
+  return bitsOf(type) / 8;
+}
 
 // Vela: check_addresses and generate_addresses.
 void emitBases(CommandEmitter& emitter, Cmd1 first, const FeatureMap& map) {
@@ -47,7 +49,9 @@ void emitStrides(CommandEmitter& emitter, const FeatureMap& map, Cmd1 strideC, C
   emitter.setAddress(strideX, map.strides.width);
 }
 
-std::int64_t zeroPointOf(const FeatureMap& map) { return map.quantisation ? map.quantisation->zeroPoint : 0; }
+std::int64_t zeroPointOf(const FeatureMap& map) {
+  return map.quantisation ? map.quantisation->zeroPoint : 0;
+}
 
 void emitTiles(CommandEmitter& emitter, Cmd0 height0, Cmd0 height1, Cmd0 width0, const TileBox& tiles) {
   emitter.set(height0, tiles.height0 - 1);
@@ -85,7 +89,9 @@ void emitOfm(CommandEmitter& emitter, const FeatureMap& ofm) {
   emitter.set(Cmd0::OfmZeroPoint, zeroPointOf(ofm));
 }
 
-int precisionBits(NpuDataType type) { return bitsOf(type) == 8 ? 0 : bitsOf(type) == 16 ? 1 : 2; }
+int precisionBits(NpuDataType type) {
+  return bitsOf(type) == 8 ? 0 : bitsOf(type) == 16 ? 1 : 2;
+}
 
 void emitIfmPrecision(CommandEmitter& emitter, const FeatureMap& map, int operandToScale, Cmd0 command) {
   int precision = (isSigned(map.type) ? 1 : 0) + (precisionBits(map.type) << 2);
@@ -169,9 +175,15 @@ void emitActivation(CommandEmitter& emitter, const std::optional<NpuActivation>&
   maximum = std::min({maximum, std::int64_t{std::numeric_limits<std::int16_t>::max()}, typeMax});
   int value = 0;
   switch (activation.function) {
-  case ActivationFunction::NoneOrRelu: value = 0; break;
-  case ActivationFunction::Tanh: value = 3; break;
-  case ActivationFunction::Sigmoid: value = 4; break;
+  case ActivationFunction::NoneOrRelu:
+    value = 0;
+    break;
+  case ActivationFunction::Tanh:
+    value = 3;
+    break;
+  case ActivationFunction::Sigmoid:
+    value = 4;
+    break;
   case ActivationFunction::TableLookup:
     if (activation.lookupTableIndex < 0 || activation.lookupTableIndex >= 8) {
       npu::throwInternalError("lookup table index " + std::to_string(activation.lookupTableIndex) + " out of 0..7");
@@ -191,18 +203,24 @@ void emitActivation(CommandEmitter& emitter, const std::optional<NpuActivation>&
 
 NpuBlockType blockTypeOf(const BlockOperation& op) {
   switch (op.kind) {
-  case BlockOperation::Kind::Conv2D: return NpuBlockType::ConvolutionMxN;
-  case BlockOperation::Kind::DepthwiseConv2D: return NpuBlockType::ConvolutionDepthWise;
+  case BlockOperation::Kind::Conv2D:
+    return NpuBlockType::ConvolutionMxN;
+  case BlockOperation::Kind::DepthwiseConv2D:
+    return NpuBlockType::ConvolutionDepthWise;
   case BlockOperation::Kind::Pooling:
     return op.pooling == PoolingFunction::ReduceSum ? NpuBlockType::ReduceSum : NpuBlockType::Pooling;
-  case BlockOperation::Kind::Elementwise: return NpuBlockType::ElementWise;
+  case BlockOperation::Kind::Elementwise:
+    return NpuBlockType::ElementWise;
   }
   return NpuBlockType::Default;
 }
 
-npu::Shape4 shape4(const Shape3& shape) { return {1, shape.height, shape.width, shape.depth}; }
+npu::Shape4 shape4(const Shape3& shape) {
+  return {1, shape.height, shape.width, shape.depth};
+}
 
-// Vela: get_arch_block_config (try_block_config on the operation's own shapes).
+// Vela: get_arch_block_config (try_block_config on the operation's own shapes); any layout the hardware
+// accepts when Vela 3.10's does not fit (a unary operation's block chosen by Vela 2.1's rules).
 ArchitectureBlockConfig shramLayoutOf(const BlockOperation& op, BlockTraversal traversal, const Architecture& arch) {
   BlockSearchQuery query;
   query.blockType = blockTypeOf(op);
@@ -215,8 +233,8 @@ ArchitectureBlockConfig shramLayoutOf(const BlockOperation& op, BlockTraversal t
   query.usesScalar = op.ifm2Scalar.has_value();
   query.ifmBits = bitsOf(op.ifm.type);
   const NpuKernel kernel = op.kernel.value_or(NpuKernel{});
-  query.kernel = npu::Kernel{kernel.width, kernel.height, kernel.strideX, kernel.strideY, kernel.dilationX,
-                             kernel.dilationY};
+  query.kernel =
+      npu::Kernel{kernel.width, kernel.height, kernel.strideX, kernel.strideY, kernel.dilationX, kernel.dilationY};
   const bool lookup = op.activation && op.activation->function == ActivationFunction::TableLookup;
   query.lutBanks = lookup ? 2 : 0;
   const auto quantised = [](const std::optional<Quantisation>& q) { return q && q->scale; };
@@ -226,7 +244,7 @@ ArchitectureBlockConfig shramLayoutOf(const BlockOperation& op, BlockTraversal t
                      : op.ifmUpscale == NpuResampling::Transpose ? npu::Resampling::Transpose
                                                                  : npu::Resampling::None;
   const auto config =
-      tryBlockConfig(arch, query, shape4(op.blockConfig), traversal == BlockTraversal::PartKernelFirst);
+      tryHardwareBlockConfig(arch, query, shape4(op.blockConfig), traversal == BlockTraversal::PartKernelFirst);
   if (!config) {
     npu::throwCompileError("block config " + std::to_string(op.blockConfig.height) + "x" +
                            std::to_string(op.blockConfig.width) + "x" + std::to_string(op.blockConfig.depth) +
@@ -348,7 +366,8 @@ void emitElementwise(CommandEmitter& emitter, const BlockOperation& op, const Ar
     const std::int64_t value = quantiseFloat32(*op.ifm2Scalar, q && q->scale ? *q->scale : 1.0, q ? q->zeroPoint : 0);
     const int bits = bitsOf(op.ifm2->type);
     const std::int64_t low = isSigned(op.ifm2->type) ? -(std::int64_t{1} << (bits - 1)) : 0;
-    const std::int64_t high = isSigned(op.ifm2->type) ? (std::int64_t{1} << (bits - 1)) - 1 : (std::int64_t{1} << bits) - 1;
+    const std::int64_t high =
+        isSigned(op.ifm2->type) ? (std::int64_t{1} << (bits - 1)) - 1 : (std::int64_t{1} << bits) - 1;
     if (value < low || value > high) {
       npu::throwCompileError("the scalar operand " + std::to_string(value) + " does not fit IFM2's type");
     }
@@ -387,12 +406,18 @@ void emitOperationRegisters(CommandEmitter& emitter, const NpuOperation& operati
   }
   const auto& op = std::get<BlockOperation>(operation);
   switch (op.kind) {
-  case BlockOperation::Kind::Conv2D: emitCommon(emitter, op, op.blockTraversal, architecture, false, 0); break;
+  case BlockOperation::Kind::Conv2D:
+    emitCommon(emitter, op, op.blockTraversal, architecture, false, 0);
+    break;
   case BlockOperation::Kind::DepthwiseConv2D:
     emitCommon(emitter, op, BlockTraversal::DepthFirst, architecture, false, 0);
     break;
-  case BlockOperation::Kind::Pooling: emitPooling(emitter, op, architecture); break;
-  case BlockOperation::Kind::Elementwise: emitElementwise(emitter, op, architecture); break;
+  case BlockOperation::Kind::Pooling:
+    emitPooling(emitter, op, architecture);
+    break;
+  case BlockOperation::Kind::Elementwise:
+    emitElementwise(emitter, op, architecture);
+    break;
   }
 }
 
@@ -403,10 +428,18 @@ void emitOperationStart(CommandEmitter& emitter, const NpuOperation& operation) 
   }
   const auto& op = std::get<BlockOperation>(operation);
   switch (op.kind) {
-  case BlockOperation::Kind::Conv2D: emitter.operation(Cmd0::OpConv); break;
-  case BlockOperation::Kind::DepthwiseConv2D: emitter.operation(Cmd0::OpDepthwise); break;
-  case BlockOperation::Kind::Pooling: emitter.operation(Cmd0::OpPool, poolingMode(op.pooling)); break;
-  case BlockOperation::Kind::Elementwise: emitter.operation(Cmd0::OpElementwise, elementwiseMode(op.elementwise)); break;
+  case BlockOperation::Kind::Conv2D:
+    emitter.operation(Cmd0::OpConv);
+    break;
+  case BlockOperation::Kind::DepthwiseConv2D:
+    emitter.operation(Cmd0::OpDepthwise);
+    break;
+  case BlockOperation::Kind::Pooling:
+    emitter.operation(Cmd0::OpPool, poolingMode(op.pooling));
+    break;
+  case BlockOperation::Kind::Elementwise:
+    emitter.operation(Cmd0::OpElementwise, elementwiseMode(op.elementwise));
+    break;
   }
 }
 

@@ -320,6 +320,20 @@ std::optional<ArchitectureBlockConfig> tryBlockConfig(const Architecture& arch, 
   return ArchitectureBlockConfig{ofmBlock.withBatch(1), ifmBlock, *layout, settings.accumulator, partKernel};
 }
 
+std::optional<ArchitectureBlockConfig> tryHardwareBlockConfig(const Architecture& arch, const BlockSearchQuery& query,
+                                                              const Shape4& ofmBlock, bool partKernel) {
+  if (auto config = tryBlockConfig(arch, query, ofmBlock, partKernel)) {
+    return config;
+  }
+  if (query.blockType != NpuBlockType::ElementWise || query.ifm2 || query.usesScalar) {
+    return std::nullopt;
+  }
+  // One input: the IFM may take the banks a second input would have had (the layout of a scalar operand).
+  BlockSearchQuery unary = query;
+  unary.usesScalar = true;
+  return tryBlockConfig(arch, unary, ofmBlock, partKernel);
+}
+
 std::vector<ArchitectureBlockConfig> allBlockConfigs(const Architecture& arch, const BlockSearchQuery& query) {
   const SearchSettings settings = settingsFor(arch, query);
   const bool partKernel = settings.isConvolution && choosePartKernel(settings.ifm, query.ifmBits, query.kernel);

@@ -5,7 +5,10 @@
 #include "ethosu/performance_vela2/vela2_block_configs.hpp"
 
 #include "ethosu/architecture/operation_traits.hpp"
+#include "ethosu/blocks/block_config.hpp"
+#include "ethosu/blocks/block_config_selector.hpp"
 #include "ethosu/performance_vela2/vela2_estimates.hpp"
+#include "ethosu/weights/weight_stream.hpp"
 
 #include <algorithm>
 #include <array>
@@ -92,6 +95,17 @@ std::vector<npu::BlockConfig> blockConfigCandidates(const Architecture& arch, co
     shapes.ofm = subgraph.ofmShape(op);
   }
   const Allocation a = allocationFor(arch, subgraph, op, shapes);
+  // Vela 2.1's rules know only the operations it lowered itself; a block must also be one the hardware
+  // (and so code generation) can run for this operation, e.g. a REDUCE_SUM of 3.10's SOFTMAX keeps the
+  // whole IFM depth in its IFM block, and a transpose convolution's upscaled IFM block is larger. The
+  // check uses the weight traversal the weights are encoded with (weight_preparation's choice).
+  const BlockSearchQuery hardware = blockSearchQueryFor(a.traits, opShapes);
+  const bool pointwiseOverOnePixel =
+      opShapes.ifm.height == 1 && opShapes.ifm.width == 1 && a.traits.kernel.width == 1 && a.traits.kernel.height == 1;
+  const bool partKernel =
+      a.traits.blockType == NpuBlockType::ConvolutionMxN && !pointwiseOverOnePixel &&
+      weights::chooseConvolutionTraversal(a.traits.kernel.height, a.traits.kernel.width, opShapes.ifm.depth,
+                                          npu::bitsOf(a.traits.ifmType)) == weights::WeightTraversal::PartKernelFirst;
   const npu::Shape4& microBlock = arch.variant().ofmMicroBlock;
   const npu::Shape4& maxBlock = CommonArchitecture::kOfmBlockMax;
   const int maxWidth = std::min(maxBlock.width, shapes.ofm.width);
@@ -118,6 +132,9 @@ std::vector<npu::BlockConfig> blockConfigCandidates(const Architecture& arch, co
         const int ifmBanks = banksFor(arch, ifmBlock, a.ifmElement) * a.ifmCount;
         const int accumulatorBanks = a.elementwise ? 0 : banksFor(arch, ofmBlock, a.accumulator);
         if (kReservedOutputBanks + ifmBanks > a.availableBanks - accumulatorBanks) {
+          continue;
+        }
+        if (!tryHardwareBlockConfig(arch, hardware, npu::Shape4{1, height, width, depth}, partKernel)) {
           continue;
         }
         npu::BlockConfig config;

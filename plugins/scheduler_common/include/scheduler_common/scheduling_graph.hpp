@@ -23,10 +23,10 @@ namespace npu::scheduling {
 /// A feature map operand as one operation sees it.
 struct FeatureMapOperand {
   TensorId tensor = kNoTensor;
-  Shape4 shape;                          ///< the operation's 4D view of the whole tensor
+  Shape4 shape; ///< the operation's 4D view of the whole tensor
   DataType type = DataType::Unknown;
   TensorFormat format = TensorFormat::NHWC; ///< storage format decided for the tensor
-  std::int64_t bytes = 0;                ///< storage size of `shape` in `format` (Vela's *_size_in_bytes)
+  std::int64_t bytes = 0;                   ///< storage size of `shape` in `format` (Vela's *_size_in_bytes)
 
   [[nodiscard]] bool present() const { return tensor != kNoTensor; }
 };
@@ -39,7 +39,7 @@ struct SchedulingOperation {
   FeatureMapOperand ifm;  ///< primary input, after any operand swap
   FeatureMapOperand ifm2; ///< second input of binary operations, after any operand swap
   FeatureMapOperand ofm;
-  Shape4 ifmReadShape;  ///< part of the IFM read (Vela's ifm_read_shape)
+  Shape4 ifmReadShape; ///< part of the IFM read (Vela's ifm_read_shape)
   std::optional<Shape4> ifm2ReadShape;
   Shape4 ofmWriteShape; ///< part of the OFM written (Vela's ofm_write_shape)
   /// IFM and IFM2 swapped so the non-constant input is primary (Vela: SchedulerOperation.__init__).
@@ -66,8 +66,8 @@ struct SchedulingOperation {
 
 /// How often a tensor is read and written in its subgraph, and whether it may be overwritten.
 struct TensorUse {
-  int consumers = 0;      ///< reading operand slots, plus one for a subgraph output (Vela's consumer_list)
-  int producers = 0;      ///< operations writing it
+  int consumers = 0;           ///< reading operand slots, plus one for a subgraph output (Vela's consumer_list)
+  int producers = 0;           ///< operations writing it
   bool writeProtected = false; ///< an elementwise OFM may not reuse it (Vela's ifm_write_protected)
 };
 
@@ -75,6 +75,11 @@ class SchedulingGraph {
 public:
   /// Builds the view of `region`, deciding the storage format of every OFM on the way.
   SchedulingGraph(const Graph& graph, const NpuRegion& region, const Accelerator& accelerator);
+  /// The view with the storage formats a scheduler has already decided (e.g. the DP scheduler's brick
+  /// format between cascaded passes): those tensors keep them, so buffer sizes and in-place writes
+  /// follow the formats code generation will write.
+  SchedulingGraph(const Graph& graph, const NpuRegion& region, const Accelerator& accelerator,
+                  std::map<TensorId, TensorFormat> decidedFormats);
 
   [[nodiscard]] const Subgraph& subgraph() const { return *subgraph_; }
   [[nodiscard]] const NpuRegion& region() const { return *region_; }
@@ -117,6 +122,7 @@ private:
   std::set<TensorId> outputs_;
   std::map<TensorId, TensorUse> uses_;
   std::map<TensorId, TensorFormat> formats_;
+  std::map<TensorId, TensorFormat> decidedFormats_;
   std::set<TensorId> forcedLinear_;
   std::int64_t minimumMemory_ = 0;
   int minimumMemoryOperation_ = -1;

@@ -70,6 +70,14 @@ struct BlockSearchQuery {
 /// Vela's try_block_config: `ofmBlock` as a block config, or nullopt when invalid or it does not fit.
 [[nodiscard]] std::optional<ArchitectureBlockConfig>
 tryBlockConfig(const Architecture& arch, const BlockSearchQuery& query, const npu::Shape4& ofmBlock, bool partKernel);
+/// A SHRAM layout the hardware accepts for `ofmBlock`: Vela 3.10's (tryBlockConfig) or, for an elementwise
+/// operation without a second feature map, one without IFM2 banks. Vela 3.10 reserves IFM2 banks for
+/// unary operations too, which the hardware never reads (Vela 2.1 did not), so a block another
+/// scheduler chose may only fit without them. Code generation encodes every block this accepts.
+[[nodiscard]] std::optional<ArchitectureBlockConfig> tryHardwareBlockConfig(const Architecture& arch,
+                                                                            const BlockSearchQuery& query,
+                                                                            const npu::Shape4& ofmBlock,
+                                                                            bool partKernel);
 /// Every block config that fits, over the OFM blocks findBlockConfig considers, in its order (depth,
 /// then height, then width), with the kernel traversal findBlockConfig would pick.
 [[nodiscard]] std::vector<ArchitectureBlockConfig> allBlockConfigs(const Architecture& arch,
