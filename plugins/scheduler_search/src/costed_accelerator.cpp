@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "costed_accelerator.hpp"
+
+#include "npu/ir/graph.hpp"
+
+namespace npu::search {
+
+namespace {
+
+FeatureMapQuery featureMap(const Subgraph& subgraph, TensorId tensor, const Shape4& shape, MemoryArea area) {
+  const Tensor& t = subgraph.tensor(tensor);
+  return FeatureMapQuery{shape, t.type, t.format, area};
+}
+
+} // namespace
+
+double CostedBlockConfigs::cost(const Subgraph& subgraph, const Operation& op, const OperationShapes& shapes,
+                                const BlockConfig& block) const {
+  const MemorySystem& memory = base_.memory();
+  const CostModel& model = base_.costModel();
+  PerformanceContext context;
+  CostQuery& query = context.query;
+  query.ifm = featureMap(subgraph, op.ifm(), shapes.ifm, memory.featureMapArea);
+  query.ofm = featureMap(subgraph, op.ofm(), shapes.ofm, memory.featureMapArea);
+  query.block = &block;
+  query.hasScalesBiases = op.bias() != kNoTensor;
+  query.constantArea = query.hasScalesBiases ? memory.constantArea : MemoryArea::Unknown;
+  if (objective_ == BlockObjective::Compute) {
+    return model.cycles(subgraph, op, query).cycles;
+  }
+  if (op.weights() != kNoTensor) {
+    WeightTransfer& weights = context.weights;
+    weights.present = true;
+    weights.encodedBytes = subgraph.tensor(op.weights()).byteSize();
+    weights.sourceArea = memory.constantArea;
+    weights.firstTransferBytes = weights.encodedBytes;
+    if (objective_ == BlockObjective::BufferedWeights) {
+      weights.bufferArea = memory.fastStorageArea;
+      query.constantArea = memory.fastStorageArea;
+      weights.fullTransferCycles =
+          model.transferCycles(memory.constantArea, memory.fastStorageArea, weights.encodedBytes);
+    }
+  }
+  if (op.bias() != kNoTensor) {
+    context.scaleBytes = subgraph.tensor(op.bias()).byteSize();
+  }
+  return model.estimate(subgraph, op, context).cycle(CycleComponent::Total);
+}
+
+std::optional<BlockConfig> CostedBlockConfigs::choose(const Subgraph& subgraph, const Operation& op,
+                                                      const OperationShapes& shapes) const {
+  const BlockConfigSelector& selector = base_.blockConfigs();
+  std::optional<BlockConfig> best = selector.choose(subgraph, op, shapes);
+  // Binary operations may swap their operands, which the question does not say; the accelerator's
+  // choice stays theirs.
+  if (!best || op.ifm() == kNoTensor || op.ofm() == kNoTensor || op.ifm2() != kNoTensor) {
+    return best;
+  }
+  double bestCost = cost(subgraph, op, shapes, *best);
+  for (const BlockConfig& candidate : selector.candidates(subgraph, op, shapes)) {
+    const double candidateCost = cost(subgraph, op, shapes, candidate);
+    if (candidateCost < bestCost) {
+      bestCost = candidateCost;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+} // namespace npu::search

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// An accelerator that answers every question as the wrapped one does, except which block config an
+// operation runs with: among the accelerator's own valid candidates it picks the one the accelerator's
+// cost model estimates fastest (instead of the accelerator's heuristic). Running Vela's cascade
+// scheduler against it gives the cascade pipeline with costed block configs, with no change to the
+// cascade scheduler itself; the block configs end up in the schedule, which the framework then judges
+// and generates code for with the real accelerator.
+
+#include "npu/plugin/accelerator.hpp"
+
+#include <cstdint>
+
+namespace npu::search {
+
+/// What a block config is judged by.
+enum class BlockObjective : std::uint8_t {
+  /// The cost model's total cycles with weights read from where they are stored (compute, feature-map
+  /// and weight traffic including re-fetches).
+  StoredWeights,
+  /// The same with weights copied into the fast storage first (as the cascade scheduler buffers them).
+  BufferedWeights,
+  /// Compute cycles alone.
+  Compute,
+};
+
+/// Chooses block configs by cost. The accelerator's own choice is judged first and kept on ties, so a
+/// config is replaced only by one estimated strictly faster.
+class CostedBlockConfigs final : public BlockConfigSelector {
+public:
+  CostedBlockConfigs(const Accelerator& base, BlockObjective objective) : base_(base), objective_(objective) {}
+
+  [[nodiscard]] std::optional<BlockConfig> choose(const Subgraph& subgraph, const Operation& op,
+                                                  const OperationShapes& shapes) const override;
+  [[nodiscard]] std::vector<BlockConfig> candidates(const Subgraph& subgraph, const Operation& op,
+                                                    const OperationShapes& shapes) const override {
+    return base_.blockConfigs().candidates(subgraph, op, shapes);
+  }
+  [[nodiscard]] Shape4 requiredIfmArea(const Subgraph& subgraph, const Operation& op,
+                                       const Shape4& ofmArea) const override {
+    return base_.blockConfigs().requiredIfmArea(subgraph, op, ofmArea);
+  }
+
+  /// The estimated cycles of `op` on `shapes` with `block` under the objective.
+  [[nodiscard]] double cost(const Subgraph& subgraph, const Operation& op, const OperationShapes& shapes,
+                            const BlockConfig& block) const;
+
+private:
+  const Accelerator& base_;
+  BlockObjective objective_;
+};
+
+/// `base` with its block configs chosen by CostedBlockConfigs.
+class CostedAccelerator final : public Accelerator {
+public:
+  CostedAccelerator(const Accelerator& base, BlockObjective objective) : base_(base), blocks_(base, objective) {}
+
+  [[nodiscard]] const AcceleratorInfo& info() const override { return base_.info(); }
+  [[nodiscard]] const MemorySystem& memory() const override { return base_.memory(); }
+  [[nodiscard]] const OperatorSupport& support() const override { return base_.support(); }
+  [[nodiscard]] const TensorLayout& layout() const override { return base_.layout(); }
+  [[nodiscard]] const BlockConfigSelector& blockConfigs() const override { return blocks_; }
+  [[nodiscard]] const WeightEncoder& weights() const override { return base_.weights(); }
+  [[nodiscard]] const CostModel& costModel() const override { return base_.costModel(); }
+
+private:
+  const Accelerator& base_;
+  CostedBlockConfigs blocks_;
+};
+
+} // namespace npu::search

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "search_scheduler.hpp"
+
+#include "costed_accelerator.hpp"
+
+#include "cascade_scheduler.hpp"
+#include "dp_scheduler.hpp"
+
+#include "scheduler_common/schedule_checks.hpp"
+
+#include "npu/core/diagnostics.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <exception>
+#include <functional>
+#include <memory>
+
+namespace npu::search {
+
+namespace {
+
+/// How one candidate schedule is made.
+struct CandidateSpec {
+  std::string name;
+  std::function<Schedule(const ScheduleRequest&)> make;
+  bool vela = false; ///< Vela 3.x's own schedule: its failure is the error the user sees
+};
+
+std::int64_t limitOf(const SearchOptions& options, const Accelerator& accelerator) {
+  return options.sramLimit > 0 ? options.sramLimit : accelerator.memory().arenaCacheSize;
+}
+
+cascade::SchedulerOptions cascadeOptions(std::int64_t limit, cascade::StripeSearch search,
+                                         cascade::OptimisationStrategy strategy) {
+  cascade::SchedulerOptions options;
+  options.sramLimit = limit;
+  options.search = search;
+  options.strategy = strategy;
+  return options;
+}
+
+/// The cascade scheduler run against `accelerator` (the real one, or one with costed block configs).
+CandidateSpec cascadeCandidate(std::string name, std::shared_ptr<const Accelerator> costed,
+                               cascade::SchedulerOptions options) {
+  return CandidateSpec{std::move(name),
+                       [costed = std::move(costed), options](const ScheduleRequest& request) {
+                         const ScheduleRequest inner{request.graph, request.region,
+                                                     costed ? *costed : request.accelerator, request.options,
+                                                     request.progress};
+                         return cascade::scheduleRegion(inner, options);
+                       },
+                       false};
+}
+
+std::shared_ptr<const Accelerator> costedAccelerator(const Accelerator& base, BlockObjective objective) {
+  return std::make_shared<const CostedAccelerator>(base, objective);
+}
+
+std::string objectiveName(BlockObjective objective) {
+  switch (objective) {
+  case BlockObjective::StoredWeights:
+    return "costed blocks (stored weights)";
+  case BlockObjective::BufferedWeights:
+    return "costed blocks (buffered weights)";
+  case BlockObjective::Compute:
+    return "costed blocks (compute)";
+  }
+  return "costed blocks";
+}
+
+/// The first round: Vela's schedule first, then what may beat it.
+std::vector<CandidateSpec> firstRound(const ScheduleRequest& request, const SearchOptions& options,
+                                      std::int64_t limit) {
+  using cascade::OptimisationStrategy;
+  using cascade::StripeSearch;
+  const auto performance = [&](StripeSearch search) {
+    return cascadeOptions(limit, search, OptimisationStrategy::Performance);
+  };
+  std::vector<CandidateSpec> specs;
+  specs.push_back(cascadeCandidate("cascade (Vela 3.x)", nullptr, performance(StripeSearch::Vela)));
+  specs.front().vela = true;
+  if (options.exhaustiveStripes) {
+    specs.push_back(cascadeCandidate("cascade, exhaustive stripes", nullptr, performance(StripeSearch::Exhaustive)));
+  }
+  const BlockObjective objectives[] = {BlockObjective::StoredWeights, BlockObjective::BufferedWeights,
+                                       BlockObjective::Compute};
+  for (const BlockObjective objective : objectives) {
+    specs.push_back(cascadeCandidate("cascade, " + objectiveName(objective),
+                                     costedAccelerator(request.accelerator, objective),
+                                     performance(StripeSearch::Vela)));
+  }
+  if (options.exhaustiveStripes) {
+    for (const BlockObjective objective : {BlockObjective::StoredWeights, BlockObjective::BufferedWeights}) {
+      specs.push_back(cascadeCandidate("cascade, exhaustive stripes, " + objectiveName(objective),
+                                       costedAccelerator(request.accelerator, objective),
+                                       performance(StripeSearch::Exhaustive)));
+    }
+  }
+  if (options.dynamicProgramming) {
+    specs.push_back(CandidateSpec{"dynamic programming (Vela 2.1)",
+                                  [limit](const ScheduleRequest& inner) {
+                                    dp::DpOptions dpOptions;
+                                    dpOptions.sramLimit = limit;
+                                    return dp::scheduleRegion(inner, dpOptions);
+                                  },
+                                  false});
+  }
+  return specs;
+}
+
+/// The fitting round, when no first-round schedule fits: schedules planned for less SRAM than the
+/// limit (smaller stripes, deeper cascades, less weight buffering) and optimised for size.
+std::vector<CandidateSpec> fittingRound(const ScheduleRequest& request, std::int64_t limit) {
+  using cascade::OptimisationStrategy;
+  using cascade::StripeSearch;
+  std::vector<CandidateSpec> specs;
+  for (const auto& accelerator :
+       {std::shared_ptr<const Accelerator>{}, costedAccelerator(request.accelerator, BlockObjective::Compute)}) {
+    const std::string blocks = accelerator ? ", " + objectiveName(BlockObjective::Compute) : "";
+    for (const int eighths : {6, 4, 2, 1}) {
+      specs.push_back(
+          cascadeCandidate("cascade planned for " + std::to_string(eighths) + "/8 of the limit" + blocks, accelerator,
+                           cascadeOptions(limit * eighths / 8, StripeSearch::Vela, OptimisationStrategy::Performance)));
+    }
+    specs.push_back(cascadeCandidate("cascade optimised for size" + blocks, accelerator,
+                                     cascadeOptions(limit, StripeSearch::Vela, OptimisationStrategy::Size)));
+  }
+  return specs;
+}
+
+std::vector<CandidateResult> evaluate(const ScheduleRequest& request, const std::vector<CandidateSpec>& specs,
+                                      std::int64_t limit, std::optional<Error>* velaError) {
+  std::vector<CandidateResult> results(specs.size());
+  const MemoryArea fast = request.accelerator.memory().fastStorageArea;
+  tbb::parallel_for(std::size_t{0}, specs.size(), [&](std::size_t index) {
+    const CandidateSpec& spec = specs[index];
+    CandidateResult& result = results[index];
+    result.name = spec.name;
+    SilentProgress progress; // candidates run at once; only the search reports progress
+    const ScheduleRequest inner{request.graph, request.region, request.accelerator, request.options, progress};
+    try {
+      result.schedule = spec.make(inner);
+    } catch (const Error& error) {
+      if (spec.vela && velaError != nullptr) {
+        *velaError = error;
+      }
+      result.failure = error.message();
+      return;
+    } catch (const std::exception& error) {
+      if (spec.vela) {
+        throw; // Vela's own schedule failing unexpectedly is a bug to report, not a candidate to skip
+      }
+      result.failure = error.what();
+      return;
+    }
+    result.cycles =
+        scheduling::evaluateSchedule(request.graph, *result.schedule, request.accelerator).cycle(CycleComponent::Total);
+    const auto usage = scheduling::usageOverTime(*result.schedule, fast);
+    result.fastStoragePeak = usage.empty() ? 0 : *std::max_element(usage.begin(), usage.end());
+    result.fits = result.fastStoragePeak <= limit;
+  });
+  return results;
+}
+
+bool anyFits(const std::vector<CandidateResult>& results) {
+  return std::any_of(results.begin(), results.end(), [](const CandidateResult& r) { return r.schedule && r.fits; });
+}
+
+std::vector<CandidateResult> search(const ScheduleRequest& request, const SearchOptions& options,
+                                    std::optional<Error>* velaError) {
+  const std::int64_t limit = limitOf(options, request.accelerator);
+  std::vector<CandidateResult> results = evaluate(request, firstRound(request, options, limit), limit, velaError);
+  if (!anyFits(results)) {
+    auto fitting = evaluate(request, fittingRound(request, limit), limit, nullptr);
+    results.insert(results.end(), std::make_move_iterator(fitting.begin()), std::make_move_iterator(fitting.end()));
+  }
+  return results;
+}
+
+} // namespace
+
+std::vector<CandidateResult> searchCandidates(const ScheduleRequest& request, const SearchOptions& options) {
+  return search(request, options, nullptr);
+}
+
+std::optional<std::size_t> chooseCandidate(const std::vector<CandidateResult>& candidates) {
+  std::optional<std::size_t> best;
+  for (std::size_t index = 0; index < candidates.size(); ++index) {
+    const CandidateResult& candidate = candidates[index];
+    if (candidate.schedule && candidate.fits && (!best || candidate.cycles < candidates[*best].cycles)) {
+      best = index;
+    }
+  }
+  if (!best && !candidates.empty() && candidates.front().schedule) {
+    best = 0; // what Vela does when the memory mode lets the schedule overflow the limit, with a warning
+  }
+  return best;
+}
+
+Schedule scheduleRegion(const ScheduleRequest& request, const SearchOptions& options) {
+  request.progress.begin("searching schedules", 1);
+  std::optional<Error> velaError;
+  std::vector<CandidateResult> candidates = search(request, options, &velaError);
+  const std::optional<std::size_t> chosen = chooseCandidate(candidates);
+  request.progress.advance(1);
+  request.progress.end();
+  if (chosen) {
+    return std::move(*candidates[*chosen].schedule);
+  }
+  const std::int64_t limit = limitOf(options, request.accelerator);
+  std::int64_t smallest = 0;
+  for (const CandidateResult& candidate : candidates) {
+    if (candidate.schedule && (smallest == 0 || candidate.fastStoragePeak < smallest)) {
+      smallest = candidate.fastStoragePeak;
+    }
+  }
+  const std::string tried = "none of the " + std::to_string(candidates.size()) +
+                            " schedules the search tried (smaller stripes, deeper cascades, less weight "
+                            "buffering, optimised for size) fits the limit of " +
+                            std::to_string(limit) + " bytes" +
+                            (smallest > 0 ? "; the smallest needs " + std::to_string(smallest) + " bytes" : "");
+  if (velaError) {
+    throwCompileError(velaError->message() + "; " + tried, velaError->location(), velaError->hint());
+  }
+  throwCompileError(tried, SourceLocation{request.graph.sourcePath, 0, 0, {}},
+                    "raise the SRAM limit (the scheduler's sram_limit or the accelerator's arena_cache_size)");
+}
+
+std::vector<OptionSpec> optionSpecs() {
+  return {
+      {"sram_limit",
+       OptionType::Bytes,
+       "0",
+       "bytes of fast storage the schedule may use; 0 takes the accelerator's arena cache size",
+       {},
+       false},
+      {"dynamic_programming",
+       OptionType::Boolean,
+       "true",
+       "the dynamic-programming scheduler's schedule (Vela 2.1) is one of the candidates",
+       {},
+       false},
+      {"exhaustive_stripes",
+       OptionType::Boolean,
+       "true",
+       "candidates with every stripe height of each cascade evaluated, besides Vela's stripe scan",
+       {},
+       false},
+  };
+}
+
+SearchOptions readOptions(const OptionValues& values) {
+  SearchOptions options;
+  if (values.has("sram_limit")) {
+    options.sramLimit = values.getInt("sram_limit");
+  }
+  if (values.has("dynamic_programming")) {
+    options.dynamicProgramming = values.getBool("dynamic_programming");
+  }
+  if (values.has("exhaustive_stripes")) {
+    options.exhaustiveStripes = values.getBool("exhaustive_stripes");
+  }
+  return options;
+}
+
+} // namespace npu::search
