@@ -15,7 +15,7 @@ FeatureMapQuery featureMap(const Subgraph& subgraph, TensorId tensor, const Shap
 } // namespace
 
 double CostedBlockConfigs::cost(const Subgraph& subgraph, const Operation& op, const OperationShapes& shapes,
-                                const BlockConfig& block) const {
+                                const BlockConfig& block, BlockObjective objective) const {
   const MemorySystem& memory = base_.memory();
   const CostModel& model = base_.costModel();
   PerformanceContext context;
@@ -25,7 +25,7 @@ double CostedBlockConfigs::cost(const Subgraph& subgraph, const Operation& op, c
   query.block = &block;
   query.hasScalesBiases = op.bias() != kNoTensor;
   query.constantArea = query.hasScalesBiases ? memory.constantArea : MemoryArea::Unknown;
-  if (objective_ == BlockObjective::Compute) {
+  if (objective == BlockObjective::Compute) {
     return model.cycles(subgraph, op, query).cycles;
   }
   if (op.weights() != kNoTensor) {
@@ -34,7 +34,7 @@ double CostedBlockConfigs::cost(const Subgraph& subgraph, const Operation& op, c
     weights.encodedBytes = subgraph.tensor(op.weights()).byteSize();
     weights.sourceArea = memory.constantArea;
     weights.firstTransferBytes = weights.encodedBytes;
-    if (objective_ == BlockObjective::BufferedWeights) {
+    if (objective == BlockObjective::BufferedWeights) {
       weights.bufferArea = memory.fastStorageArea;
       query.constantArea = memory.fastStorageArea;
       weights.fullTransferCycles =
@@ -56,9 +56,13 @@ std::optional<BlockConfig> CostedBlockConfigs::choose(const Subgraph& subgraph, 
   if (!best || op.ifm() == kNoTensor || op.ofm() == kNoTensor || op.ifm2() != kNoTensor) {
     return best;
   }
-  double bestCost = cost(subgraph, op, shapes, *best);
+  const std::optional<BlockObjective> objective = objectiveOf_(op);
+  if (!objective) {
+    return best;
+  }
+  double bestCost = cost(subgraph, op, shapes, *best, *objective);
   for (const BlockConfig& candidate : selector.candidates(subgraph, op, shapes)) {
-    const double candidateCost = cost(subgraph, op, shapes, candidate);
+    const double candidateCost = cost(subgraph, op, shapes, candidate, *objective);
     if (candidateCost < bestCost) {
       bestCost = candidateCost;
       best = candidate;

@@ -10,6 +10,8 @@
 #include "npu/plugin/accelerator.hpp"
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 
 namespace npu::search {
 
@@ -24,11 +26,15 @@ enum class BlockObjective : std::uint8_t {
   Compute,
 };
 
+/// The objective an operation's block config is chosen by; nullopt: the accelerator's own choice.
+using ObjectiveOf = std::function<std::optional<BlockObjective>(const Operation&)>;
+
 /// Chooses block configs by cost. The accelerator's own choice is judged first and kept on ties, so a
 /// config is replaced only by one estimated strictly faster.
 class CostedBlockConfigs final : public BlockConfigSelector {
 public:
-  CostedBlockConfigs(const Accelerator& base, BlockObjective objective) : base_(base), objective_(objective) {}
+  CostedBlockConfigs(const Accelerator& base, ObjectiveOf objectiveOf)
+      : base_(base), objectiveOf_(std::move(objectiveOf)) {}
 
   [[nodiscard]] std::optional<BlockConfig> choose(const Subgraph& subgraph, const Operation& op,
                                                   const OperationShapes& shapes) const override;
@@ -43,17 +49,20 @@ public:
 
   /// The estimated cycles of `op` on `shapes` with `block` under the objective.
   [[nodiscard]] double cost(const Subgraph& subgraph, const Operation& op, const OperationShapes& shapes,
-                            const BlockConfig& block) const;
+                            const BlockConfig& block, BlockObjective objective) const;
 
 private:
   const Accelerator& base_;
-  BlockObjective objective_;
+  ObjectiveOf objectiveOf_;
 };
 
-/// `base` with its block configs chosen by CostedBlockConfigs.
+/// `base` with its block configs chosen by CostedBlockConfigs, by one objective or one per operation.
 class CostedAccelerator final : public Accelerator {
 public:
-  CostedAccelerator(const Accelerator& base, BlockObjective objective) : base_(base), blocks_(base, objective) {}
+  CostedAccelerator(const Accelerator& base, ObjectiveOf objectiveOf)
+      : base_(base), blocks_(base, std::move(objectiveOf)) {}
+  CostedAccelerator(const Accelerator& base, BlockObjective objective)
+      : CostedAccelerator(base, [objective](const Operation&) { return std::optional<BlockObjective>(objective); }) {}
 
   [[nodiscard]] const AcceleratorInfo& info() const override { return base_.info(); }
   [[nodiscard]] const MemorySystem& memory() const override { return base_.memory(); }

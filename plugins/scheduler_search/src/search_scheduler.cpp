@@ -9,13 +9,16 @@
 #include "scheduler_common/schedule_checks.hpp"
 
 #include "npu/core/diagnostics.hpp"
+#include "npu/report/report.hpp"
 
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
+#include <set>
 
 namespace npu::search {
 
@@ -26,6 +29,9 @@ struct CandidateSpec {
   std::string name;
   std::function<Schedule(const ScheduleRequest&)> make;
   bool vela = false; ///< Vela 3.x's own schedule: its failure is the error the user sees
+  /// Cascades with Vela's stripe search whose block configs came from this objective (nullopt: the
+  /// accelerator's choice): a source of the per-operation mix.
+  std::optional<std::optional<BlockObjective>> mixSource;
 };
 
 std::int64_t limitOf(const SearchOptions& options, const Accelerator& accelerator) {
@@ -51,7 +57,7 @@ CandidateSpec cascadeCandidate(std::string name, std::shared_ptr<const Accelerat
                                                      request.progress};
                          return cascade::scheduleRegion(inner, options);
                        },
-                       false};
+                       false, std::nullopt};
 }
 
 std::shared_ptr<const Accelerator> costedAccelerator(const Accelerator& base, BlockObjective objective) {
@@ -81,6 +87,7 @@ std::vector<CandidateSpec> firstRound(const ScheduleRequest& request, const Sear
   std::vector<CandidateSpec> specs;
   specs.push_back(cascadeCandidate("cascade (Vela 3.x)", nullptr, performance(StripeSearch::Vela)));
   specs.front().vela = true;
+  specs.front().mixSource.emplace(); // the accelerator's own choice
   if (options.exhaustiveStripes) {
     specs.push_back(cascadeCandidate("cascade, exhaustive stripes", nullptr, performance(StripeSearch::Exhaustive)));
   }
@@ -90,6 +97,7 @@ std::vector<CandidateSpec> firstRound(const ScheduleRequest& request, const Sear
     specs.push_back(cascadeCandidate("cascade, " + objectiveName(objective),
                                      costedAccelerator(request.accelerator, objective),
                                      performance(StripeSearch::Vela)));
+    specs.back().mixSource = objective;
   }
   if (options.exhaustiveStripes) {
     for (const BlockObjective objective : {BlockObjective::StoredWeights, BlockObjective::BufferedWeights}) {
@@ -105,7 +113,7 @@ std::vector<CandidateSpec> firstRound(const ScheduleRequest& request, const Sear
                                     dpOptions.sramLimit = limit;
                                     return dp::scheduleRegion(inner, dpOptions);
                                   },
-                                  false});
+                                  false, std::nullopt});
   }
   return specs;
 }
@@ -155,13 +163,67 @@ std::vector<CandidateResult> evaluate(const ScheduleRequest& request, const std:
       result.failure = error.what();
       return;
     }
-    result.cycles =
-        scheduling::evaluateSchedule(request.graph, *result.schedule, request.accelerator).cycle(CycleComponent::Total);
+    // Judged as the report will judge it (the allocation does not change the estimate).
+    const NetworkReport report =
+        evaluateNetwork(request.graph, {*result.schedule}, {Allocation{}}, request.accelerator);
+    result.cycles = report.total.cycle(CycleComponent::Total);
+    for (const LayerReport& layer : report.layers) {
+      result.operationCycles.emplace_back(layer.op, layer.performance.cycle(CycleComponent::Total));
+    }
     const auto usage = scheduling::usageOverTime(*result.schedule, fast);
     result.fastStoragePeak = usage.empty() ? 0 : *std::max_element(usage.begin(), usage.end());
     result.fits = result.fastStoragePeak <= limit;
   });
   return results;
+}
+
+/// The local improvement round: each operation takes its block configs from the objective whose
+/// schedule ran it fastest (blocks mostly change only their own operation's cycles), in one cascade
+/// with Vela's stripe search and, when enabled, one with the exhaustive search. Nothing when every
+/// operation prefers the same source (that schedule is already a candidate).
+std::vector<CandidateSpec> mixingRound(const ScheduleRequest& request, const SearchOptions& options, std::int64_t limit,
+                                       const std::vector<CandidateSpec>& specs,
+                                       const std::vector<CandidateResult>& results) {
+  std::map<OperationId, std::pair<double, std::optional<BlockObjective>>> best;
+  for (std::size_t index = 0; index < specs.size(); ++index) {
+    if (!specs[index].mixSource || !results[index].schedule || !results[index].fits) {
+      continue;
+    }
+    for (const auto& [op, cycles] : results[index].operationCycles) {
+      const auto [found, inserted] = best.try_emplace(op, cycles, *specs[index].mixSource);
+      if (!inserted && cycles < found->second.first) {
+        found->second = {cycles, *specs[index].mixSource};
+      }
+    }
+  }
+  std::set<std::optional<BlockObjective>> sources;
+  for (const auto& [op, choice] : best) {
+    sources.insert(choice.second);
+  }
+  if (sources.size() < 2) {
+    return {};
+  }
+  const Subgraph& subgraph = request.graph.subgraphs.at(static_cast<std::size_t>(request.region.subgraph));
+  auto objectives = std::make_shared<std::map<const Operation*, std::optional<BlockObjective>>>();
+  for (const auto& [op, choice] : best) {
+    objectives->emplace(&subgraph.operation(op), choice.second);
+  }
+  const auto mixed = std::make_shared<const CostedAccelerator>(
+      request.accelerator, [objectives](const Operation& op) -> std::optional<BlockObjective> {
+        const auto found = objectives->find(&op);
+        return found == objectives->end() ? std::nullopt : found->second;
+      });
+  using cascade::OptimisationStrategy;
+  using cascade::StripeSearch;
+  std::vector<CandidateSpec> round;
+  round.push_back(cascadeCandidate("cascade, block configs mixed per operation", mixed,
+                                   cascadeOptions(limit, StripeSearch::Vela, OptimisationStrategy::Performance)));
+  if (options.exhaustiveStripes) {
+    round.push_back(
+        cascadeCandidate("cascade, exhaustive stripes, block configs mixed per operation", mixed,
+                         cascadeOptions(limit, StripeSearch::Exhaustive, OptimisationStrategy::Performance)));
+  }
+  return round;
 }
 
 bool anyFits(const std::vector<CandidateResult>& results) {
@@ -171,8 +233,12 @@ bool anyFits(const std::vector<CandidateResult>& results) {
 std::vector<CandidateResult> search(const ScheduleRequest& request, const SearchOptions& options,
                                     std::optional<Error>* velaError) {
   const std::int64_t limit = limitOf(options, request.accelerator);
-  std::vector<CandidateResult> results = evaluate(request, firstRound(request, options, limit), limit, velaError);
-  if (!anyFits(results)) {
+  const std::vector<CandidateSpec> specs = firstRound(request, options, limit);
+  std::vector<CandidateResult> results = evaluate(request, specs, limit, velaError);
+  if (anyFits(results)) {
+    auto mixed = evaluate(request, mixingRound(request, options, limit, specs, results), limit, nullptr);
+    results.insert(results.end(), std::make_move_iterator(mixed.begin()), std::make_move_iterator(mixed.end()));
+  } else {
     auto fitting = evaluate(request, fittingRound(request, limit), limit, nullptr);
     results.insert(results.end(), std::make_move_iterator(fitting.begin()), std::make_move_iterator(fitting.end()));
   }

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace npu::search {
@@ -26,11 +27,12 @@ struct SearchOptions {
 /// One schedule the search built and how the framework judged it.
 struct CandidateResult {
   std::string name;
-  std::optional<Schedule> schedule; ///< unset when the candidate failed
-  std::string failure;              ///< why, when it failed
-  double cycles = 0.0;              ///< total estimated cycles
-  std::int64_t fastStoragePeak = 0; ///< bytes live at once in the fast storage
-  bool fits = false;                ///< fastStoragePeak within the limit
+  std::optional<Schedule> schedule;                            ///< unset when the candidate failed
+  std::string failure;                                         ///< why, when it failed
+  double cycles = 0.0;                                         ///< total estimated cycles
+  std::int64_t fastStoragePeak = 0;                            ///< bytes live at once in the fast storage
+  bool fits = false;                                           ///< fastStoragePeak within the limit
+  std::vector<std::pair<OperationId, double>> operationCycles; ///< total estimated cycles per operation
 };
 
 /// Every candidate of the first round (and of the fitting round when the first has none that fits), in
