@@ -304,14 +304,16 @@ std::vector<OptionSpec> optionSpecs() {
        false},
       {"dynamic_programming",
        OptionType::Boolean,
-       "true",
-       "the dynamic-programming scheduler's schedule (Vela 2.1) is one of the candidates",
+       "false",
+       "the dynamic-programming scheduler's schedule (Vela 2.1) is one of the candidates (off by default: "
+       "some of its schedules are rejected by codegen_ethosu's checker, as with scheduler_dp itself)",
        {},
        false},
       {"exhaustive_stripes",
        OptionType::Boolean,
-       "true",
-       "candidates with every stripe height of each cascade evaluated, besides Vela's stripe scan",
+       "false",
+       "candidates with every stripe height of each cascade evaluated, besides Vela's stripe scan (the cascade "
+       "scheduler's search: exhaustive; off by default: it rarely wins and costs compile time)",
        {},
        false},
   };

@@ -19,9 +19,10 @@
 namespace npu::search {
 
 struct SearchOptions {
-  std::int64_t sramLimit = 0;     ///< bytes of fast storage the schedule may use; 0: the arena cache size
-  bool dynamicProgramming = true; ///< Vela 2.1's DP schedule is a candidate
-  bool exhaustiveStripes = true;  ///< candidates with every stripe height evaluated
+  std::int64_t sramLimit = 0;      ///< bytes of fast storage the schedule may use; 0: the arena cache size
+  bool dynamicProgramming = false; ///< Vela 2.1's DP schedule is a candidate
+  bool exhaustiveStripes =
+      false; ///< candidates with every stripe height evaluated (the cascade scheduler's search: exhaustive)
 };
 
 /// One schedule the search built and how the framework judged it.
