@@ -286,7 +286,7 @@ Schedule scheduleRegion(const ScheduleRequest& request, const SearchOptions& opt
                             " schedules the search tried (smaller stripes, deeper cascades, less weight "
                             "buffering, optimised for size) fits the limit of " +
                             std::to_string(limit) + " bytes" +
-                            (smallest > 0 ? "; the smallest needs " + std::to_string(smallest) + " bytes" : "");
+                            (smallest > 0 ? "; the smallest of them needs " + std::to_string(smallest) + " bytes" : "");
   if (velaError) {
     throwCompileError(velaError->message() + "; " + tried, velaError->location(), velaError->hint());
   }
