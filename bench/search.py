@@ -133,8 +133,10 @@ def main() -> None:
     print(text)
     if args.output:
         existing = args.output.read_text() if args.output.exists() else ""
-        head = existing.split(SECTION)[0].rstrip()
-        args.output.write_text((head + "\n\n" if head else "") + text)
+        head, _, rest = existing.partition(SECTION)
+        # Keep the sections after this one ("## " headings other than this section's "### ").
+        tail = rest[rest.find("\n## "):] if "\n## " in rest else ""
+        args.output.write_text((head.rstrip() + "\n\n" if head.strip() else "") + text.rstrip() + "\n" + tail)
 
 
 if __name__ == "__main__":
