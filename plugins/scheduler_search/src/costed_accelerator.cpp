@@ -3,6 +3,10 @@
 
 #include "npu/ir/graph.hpp"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 namespace npu::search {
 
 namespace {
@@ -56,18 +60,19 @@ std::optional<BlockConfig> CostedBlockConfigs::choose(const Subgraph& subgraph, 
   if (!best || op.ifm() == kNoTensor || op.ofm() == kNoTensor || op.ifm2() != kNoTensor) {
     return best;
   }
-  const std::optional<BlockObjective> objective = objectiveOf_(op);
-  if (!objective) {
+  const std::optional<BlockChoice> choice = objectiveOf_(op);
+  if (!choice) {
     return best;
   }
-  double bestCost = cost(subgraph, op, shapes, *best, *objective);
+  // The accelerator's choice first, then the other candidates in their order; a stable sort by cost.
+  std::vector<std::pair<double, BlockConfig>> ranked{{cost(subgraph, op, shapes, *best, choice->objective), *best}};
   for (const BlockConfig& candidate : selector.candidates(subgraph, op, shapes)) {
-    const double candidateCost = cost(subgraph, op, shapes, candidate, *objective);
-    if (candidateCost < bestCost) {
-      bestCost = candidateCost;
-      best = candidate;
+    if (!(candidate == *best)) {
+      ranked.emplace_back(cost(subgraph, op, shapes, candidate, choice->objective), candidate);
     }
   }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  best = ranked[std::min(static_cast<std::size_t>(std::max(choice->rank, 0)), ranked.size() - 1)].second;
   return best;
 }
 

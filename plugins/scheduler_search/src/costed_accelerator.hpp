@@ -9,6 +9,7 @@
 
 #include "npu/plugin/accelerator.hpp"
 
+#include <compare>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -26,11 +27,19 @@ enum class BlockObjective : std::uint8_t {
   Compute,
 };
 
-/// The objective an operation's block config is chosen by; nullopt: the accelerator's own choice.
-using ObjectiveOf = std::function<std::optional<BlockObjective>(const Operation&)>;
+/// How an operation's block config is chosen: the `rank`-th cheapest (0: the cheapest) under the objective.
+/// Ranks beyond the cheapest give the per-operation improvement round other choices to pick from.
+struct BlockChoice {
+  BlockObjective objective = BlockObjective::StoredWeights;
+  int rank = 0;
+  friend auto operator<=>(const BlockChoice&, const BlockChoice&) = default;
+};
+
+/// The choice for an operation; nullopt: the accelerator's own.
+using ObjectiveOf = std::function<std::optional<BlockChoice>(const Operation&)>;
 
 /// Chooses block configs by cost. The accelerator's own choice is judged first and kept on ties, so a
-/// config is replaced only by one estimated strictly faster.
+/// config is replaced only by one estimated strictly faster (ties between others: the earlier candidate).
 class CostedBlockConfigs final : public BlockConfigSelector {
 public:
   CostedBlockConfigs(const Accelerator& base, ObjectiveOf objectiveOf)
@@ -61,8 +70,8 @@ class CostedAccelerator final : public Accelerator {
 public:
   CostedAccelerator(const Accelerator& base, ObjectiveOf objectiveOf)
       : base_(base), blocks_(base, std::move(objectiveOf)) {}
-  CostedAccelerator(const Accelerator& base, BlockObjective objective)
-      : CostedAccelerator(base, [objective](const Operation&) { return std::optional<BlockObjective>(objective); }) {}
+  CostedAccelerator(const Accelerator& base, BlockChoice choice)
+      : CostedAccelerator(base, [choice](const Operation&) { return std::optional<BlockChoice>(choice); }) {}
 
   [[nodiscard]] const AcceleratorInfo& info() const override { return base_.info(); }
   [[nodiscard]] const MemorySystem& memory() const override { return base_.memory(); }

@@ -31,7 +31,7 @@ struct CandidateSpec {
   bool vela = false; ///< Vela 3.x's own schedule: its failure is the error the user sees
   /// Cascades with Vela's stripe search whose block configs came from this objective (nullopt: the
   /// accelerator's choice): a source of the per-operation mix.
-  std::optional<std::optional<BlockObjective>> mixSource;
+  std::optional<std::optional<BlockChoice>> mixSource;
 };
 
 std::int64_t limitOf(const SearchOptions& options, const Accelerator& accelerator) {
@@ -47,21 +47,27 @@ cascade::SchedulerOptions cascadeOptions(std::int64_t limit, cascade::StripeSear
   return options;
 }
 
+/// What every cascade candidate of a region shares: the scheduling graph and the encoded weights.
+struct Shared {
+  const cascade::SchedulingGraph& graph;
+  const scheduling::WeightEncodingCache& weights;
+};
+
 /// The cascade scheduler run against `accelerator` (the real one, or one with costed block configs).
 CandidateSpec cascadeCandidate(std::string name, std::shared_ptr<const Accelerator> costed,
-                               cascade::SchedulerOptions options) {
+                               cascade::SchedulerOptions options, const Shared& shared) {
   return CandidateSpec{std::move(name),
-                       [costed = std::move(costed), options](const ScheduleRequest& request) {
+                       [costed = std::move(costed), options, shared](const ScheduleRequest& request) {
                          const ScheduleRequest inner{request.graph, request.region,
                                                      costed ? *costed : request.accelerator, request.options,
                                                      request.progress};
-                         return cascade::scheduleRegion(inner, options);
+                         return cascade::scheduleRegion(inner, options, shared.graph, shared.weights);
                        },
                        false, std::nullopt};
 }
 
-std::shared_ptr<const Accelerator> costedAccelerator(const Accelerator& base, BlockObjective objective) {
-  return std::make_shared<const CostedAccelerator>(base, objective);
+std::shared_ptr<const Accelerator> costedAccelerator(const Accelerator& base, BlockObjective objective, int rank = 0) {
+  return std::make_shared<const CostedAccelerator>(base, BlockChoice{objective, rank});
 }
 
 std::string objectiveName(BlockObjective objective) {
@@ -77,33 +83,36 @@ std::string objectiveName(BlockObjective objective) {
 }
 
 /// The first round: Vela's schedule first, then what may beat it.
-std::vector<CandidateSpec> firstRound(const ScheduleRequest& request, const SearchOptions& options,
-                                      std::int64_t limit) {
+std::vector<CandidateSpec> firstRound(const ScheduleRequest& request, const SearchOptions& options, std::int64_t limit,
+                                      const Shared& shared) {
   using cascade::OptimisationStrategy;
   using cascade::StripeSearch;
   const auto performance = [&](StripeSearch search) {
     return cascadeOptions(limit, search, OptimisationStrategy::Performance);
   };
   std::vector<CandidateSpec> specs;
-  specs.push_back(cascadeCandidate("cascade (Vela 3.x)", nullptr, performance(StripeSearch::Vela)));
+  specs.push_back(cascadeCandidate("cascade (Vela 3.x)", nullptr, performance(StripeSearch::Vela), shared));
   specs.front().vela = true;
   specs.front().mixSource.emplace(); // the accelerator's own choice
   if (options.exhaustiveStripes) {
-    specs.push_back(cascadeCandidate("cascade, exhaustive stripes", nullptr, performance(StripeSearch::Exhaustive)));
+    specs.push_back(
+        cascadeCandidate("cascade, exhaustive stripes", nullptr, performance(StripeSearch::Exhaustive), shared));
   }
   const BlockObjective objectives[] = {BlockObjective::StoredWeights, BlockObjective::BufferedWeights,
                                        BlockObjective::Compute};
-  for (const BlockObjective objective : objectives) {
-    specs.push_back(cascadeCandidate("cascade, " + objectiveName(objective),
-                                     costedAccelerator(request.accelerator, objective),
-                                     performance(StripeSearch::Vela)));
-    specs.back().mixSource = objective;
+  for (int rank = 0; rank < std::clamp(options.blockRanks, 1, 4); ++rank) {
+    for (const BlockObjective objective : objectives) {
+      specs.push_back(cascadeCandidate(
+          "cascade, " + objectiveName(objective) + (rank > 0 ? ", choice " + std::to_string(rank + 1) : ""),
+          costedAccelerator(request.accelerator, objective, rank), performance(StripeSearch::Vela), shared));
+      specs.back().mixSource = BlockChoice{objective, rank};
+    }
   }
   if (options.exhaustiveStripes) {
     for (const BlockObjective objective : {BlockObjective::StoredWeights, BlockObjective::BufferedWeights}) {
       specs.push_back(cascadeCandidate("cascade, exhaustive stripes, " + objectiveName(objective),
                                        costedAccelerator(request.accelerator, objective),
-                                       performance(StripeSearch::Exhaustive)));
+                                       performance(StripeSearch::Exhaustive), shared));
     }
   }
   if (options.dynamicProgramming) {
@@ -120,7 +129,7 @@ std::vector<CandidateSpec> firstRound(const ScheduleRequest& request, const Sear
 
 /// The fitting round, when no first-round schedule fits: schedules planned for less SRAM than the
 /// limit (smaller stripes, deeper cascades, less weight buffering) and optimised for size.
-std::vector<CandidateSpec> fittingRound(const ScheduleRequest& request, std::int64_t limit) {
+std::vector<CandidateSpec> fittingRound(const ScheduleRequest& request, std::int64_t limit, const Shared& shared) {
   using cascade::OptimisationStrategy;
   using cascade::StripeSearch;
   std::vector<CandidateSpec> specs;
@@ -128,12 +137,12 @@ std::vector<CandidateSpec> fittingRound(const ScheduleRequest& request, std::int
        {std::shared_ptr<const Accelerator>{}, costedAccelerator(request.accelerator, BlockObjective::Compute)}) {
     const std::string blocks = accelerator ? ", " + objectiveName(BlockObjective::Compute) : "";
     for (const int eighths : {6, 4, 2, 1}) {
-      specs.push_back(
-          cascadeCandidate("cascade planned for " + std::to_string(eighths) + "/8 of the limit" + blocks, accelerator,
-                           cascadeOptions(limit * eighths / 8, StripeSearch::Vela, OptimisationStrategy::Performance)));
+      specs.push_back(cascadeCandidate(
+          "cascade planned for " + std::to_string(eighths) + "/8 of the limit" + blocks, accelerator,
+          cascadeOptions(limit * eighths / 8, StripeSearch::Vela, OptimisationStrategy::Performance), shared));
     }
     specs.push_back(cascadeCandidate("cascade optimised for size" + blocks, accelerator,
-                                     cascadeOptions(limit, StripeSearch::Vela, OptimisationStrategy::Size)));
+                                     cascadeOptions(limit, StripeSearch::Vela, OptimisationStrategy::Size), shared));
   }
   return specs;
 }
@@ -177,51 +186,75 @@ std::vector<CandidateResult> evaluate(const ScheduleRequest& request, const std:
   return results;
 }
 
-/// The local improvement round: each operation takes its block configs from the objective whose
-/// schedule ran it fastest (blocks mostly change only their own operation's cycles), in one cascade
-/// with Vela's stripe search and, when enabled, one with the exhaustive search. Nothing when every
-/// operation prefers the same source (that schedule is already a candidate).
-std::vector<CandidateSpec> mixingRound(const ScheduleRequest& request, const SearchOptions& options, std::int64_t limit,
-                                       const std::vector<CandidateSpec>& specs,
-                                       const std::vector<CandidateResult>& results) {
-  std::map<OperationId, std::pair<double, std::optional<BlockObjective>>> best;
+using ChoiceMap = std::map<const Operation*, std::optional<BlockChoice>>;
+
+/// Each operation's block choice from the source whose schedule ran it fastest, among the sources of
+/// rank at most `maxRank`; nullopt when every operation prefers the same source (that schedule is
+/// already a candidate).
+std::optional<ChoiceMap> mixOf(const ScheduleRequest& request, const std::vector<CandidateSpec>& specs,
+                               const std::vector<CandidateResult>& results, int maxRank) {
+  std::map<OperationId, std::pair<double, std::optional<BlockChoice>>> best;
   for (std::size_t index = 0; index < specs.size(); ++index) {
-    if (!specs[index].mixSource || !results[index].schedule || !results[index].fits) {
+    const auto& source = specs[index].mixSource;
+    if (!source || (*source && (*source)->rank > maxRank) || !results[index].schedule || !results[index].fits) {
       continue;
     }
     for (const auto& [op, cycles] : results[index].operationCycles) {
-      const auto [found, inserted] = best.try_emplace(op, cycles, *specs[index].mixSource);
+      const auto [found, inserted] = best.try_emplace(op, cycles, *source);
       if (!inserted && cycles < found->second.first) {
-        found->second = {cycles, *specs[index].mixSource};
+        found->second = {cycles, *source};
       }
     }
   }
-  std::set<std::optional<BlockObjective>> sources;
+  std::set<std::optional<BlockChoice>> sources;
   for (const auto& [op, choice] : best) {
     sources.insert(choice.second);
   }
   if (sources.size() < 2) {
-    return {};
+    return std::nullopt;
   }
   const Subgraph& subgraph = request.graph.subgraphs.at(static_cast<std::size_t>(request.region.subgraph));
-  auto objectives = std::make_shared<std::map<const Operation*, std::optional<BlockObjective>>>();
+  ChoiceMap choices;
   for (const auto& [op, choice] : best) {
-    objectives->emplace(&subgraph.operation(op), choice.second);
+    choices.emplace(&subgraph.operation(op), choice.second);
   }
-  const auto mixed = std::make_shared<const CostedAccelerator>(
-      request.accelerator, [objectives](const Operation& op) -> std::optional<BlockObjective> {
-        const auto found = objectives->find(&op);
-        return found == objectives->end() ? std::nullopt : found->second;
-      });
+  return choices;
+}
+
+/// The local improvement round: each operation takes its block configs from the source (an objective
+/// and rank, or Vela's heuristic) whose schedule ran it fastest, judged per layer by the report's
+/// evaluation (blocks mostly change only their own operation's cycles). One cascade schedule for the
+/// mix of the cheapest choices and one for the mix of all ranks (the interactions differ, so neither
+/// always wins), each also with the exhaustive stripe search when enabled.
+std::vector<CandidateSpec> mixingRound(const ScheduleRequest& request, const SearchOptions& options, std::int64_t limit,
+                                       const std::vector<CandidateSpec>& specs,
+                                       const std::vector<CandidateResult>& results, const Shared& shared) {
   using cascade::OptimisationStrategy;
   using cascade::StripeSearch;
   std::vector<CandidateSpec> round;
-  round.push_back(cascadeCandidate("cascade, block configs mixed per operation", mixed,
-                                   cascadeOptions(limit, StripeSearch::Vela, OptimisationStrategy::Performance)));
-  if (options.exhaustiveStripes) {
-    round.push_back(
-        cascadeCandidate("cascade, exhaustive stripes, block configs mixed per operation", mixed,
-                         cascadeOptions(limit, StripeSearch::Exhaustive, OptimisationStrategy::Performance)));
+  std::vector<ChoiceMap> seen;
+  for (const int maxRank : {0, std::clamp(options.blockRanks, 1, 4) - 1}) {
+    std::optional<ChoiceMap> choices = mixOf(request, specs, results, maxRank);
+    if (!choices || std::find(seen.begin(), seen.end(), *choices) != seen.end()) {
+      continue;
+    }
+    seen.push_back(*choices);
+    auto choiceOf = std::make_shared<const ChoiceMap>(std::move(*choices));
+    const auto mixed = std::make_shared<const CostedAccelerator>(
+        request.accelerator, [choiceOf](const Operation& op) -> std::optional<BlockChoice> {
+          const auto found = choiceOf->find(&op);
+          return found == choiceOf->end() ? std::nullopt : found->second;
+        });
+    const std::string name =
+        maxRank == 0 ? "block configs mixed per operation" : "block configs mixed per operation, all choices";
+    round.push_back(cascadeCandidate("cascade, " + name, mixed,
+                                     cascadeOptions(limit, StripeSearch::Vela, OptimisationStrategy::Performance),
+                                     shared));
+    if (options.exhaustiveStripes) {
+      round.push_back(
+          cascadeCandidate("cascade, exhaustive stripes, " + name, mixed,
+                           cascadeOptions(limit, StripeSearch::Exhaustive, OptimisationStrategy::Performance), shared));
+    }
   }
   return round;
 }
@@ -233,13 +266,16 @@ bool anyFits(const std::vector<CandidateResult>& results) {
 std::vector<CandidateResult> search(const ScheduleRequest& request, const SearchOptions& options,
                                     std::optional<Error>* velaError) {
   const std::int64_t limit = limitOf(options, request.accelerator);
-  const std::vector<CandidateSpec> specs = firstRound(request, options, limit);
+  const cascade::SchedulingGraph graph(request.graph, request.region, request.accelerator);
+  const scheduling::WeightEncodingCache weights(request.accelerator);
+  const Shared shared{graph, weights};
+  const std::vector<CandidateSpec> specs = firstRound(request, options, limit, shared);
   std::vector<CandidateResult> results = evaluate(request, specs, limit, velaError);
   if (anyFits(results)) {
-    auto mixed = evaluate(request, mixingRound(request, options, limit, specs, results), limit, nullptr);
+    auto mixed = evaluate(request, mixingRound(request, options, limit, specs, results, shared), limit, nullptr);
     results.insert(results.end(), std::make_move_iterator(mixed.begin()), std::make_move_iterator(mixed.end()));
   } else {
-    auto fitting = evaluate(request, fittingRound(request, limit), limit, nullptr);
+    auto fitting = evaluate(request, fittingRound(request, limit, shared), limit, nullptr);
     results.insert(results.end(), std::make_move_iterator(fitting.begin()), std::make_move_iterator(fitting.end()));
   }
   return results;
@@ -309,6 +345,13 @@ std::vector<OptionSpec> optionSpecs() {
        "some of its schedules are rejected by codegen_ethosu's checker, as with scheduler_dp itself)",
        {},
        false},
+      {"block_ranks",
+       OptionType::Integer,
+       "2",
+       "schedules per block-config objective: with the cheapest block configs, the second cheapest, ... "
+       "(1 to 4); the per-operation improvement round picks among them",
+       {},
+       false},
       {"exhaustive_stripes",
        OptionType::Boolean,
        "false",
@@ -326,6 +369,14 @@ SearchOptions readOptions(const OptionValues& values) {
   }
   if (values.has("dynamic_programming")) {
     options.dynamicProgramming = values.getBool("dynamic_programming");
+  }
+  if (values.has("block_ranks")) {
+    const std::int64_t ranks = values.getInt("block_ranks");
+    if (ranks < 1 || ranks > 4) {
+      throwConfigError("scheduler_search: block_ranks must be 1 to 4, not " + std::to_string(ranks), {},
+                       "1 gives one schedule per block-config objective, 2 (the default) two");
+    }
+    options.blockRanks = static_cast<int>(ranks);
   }
   if (values.has("exhaustive_stripes")) {
     options.exhaustiveStripes = values.getBool("exhaustive_stripes");

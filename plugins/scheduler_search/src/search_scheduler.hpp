@@ -20,6 +20,7 @@ namespace npu::search {
 
 struct SearchOptions {
   std::int64_t sramLimit = 0;      ///< bytes of fast storage the schedule may use; 0: the arena cache size
+  int blockRanks = 2;              ///< schedules per block-config objective: cheapest, second cheapest, ... (1 to 4)
   bool dynamicProgramming = false; ///< Vela 2.1's DP schedule is a candidate
   bool exhaustiveStripes =
       false; ///< candidates with every stripe height evaluated (the cascade scheduler's search: exhaustive)

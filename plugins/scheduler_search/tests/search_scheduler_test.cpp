@@ -91,13 +91,14 @@ BOOST_AUTO_TEST_CASE(when_nothing_fits_vela_s_own_schedule_is_kept_as_vela_keeps
   BOOST_TEST(!search::chooseCandidate(none).has_value());
 }
 
-BOOST_AUTO_TEST_CASE(a_costed_block_config_is_never_estimated_slower_than_the_accelerator_s_choice) {
+BOOST_AUTO_TEST_CASE(a_costed_block_config_is_never_estimated_slower_than_the_accelerator_s_choice_nor_than_the_next) {
   const test::FakeSchedulingAccelerator accelerator;
   const Graph graph = invertedResiduals(32);
   const Subgraph& subgraph = graph.subgraphs.front();
   for (const auto objective : {search::BlockObjective::StoredWeights, search::BlockObjective::BufferedWeights,
                                search::BlockObjective::Compute}) {
-    const search::CostedAccelerator costed(accelerator, objective);
+    const search::CostedAccelerator costed(accelerator, search::BlockChoice{objective, 0});
+    const search::CostedAccelerator second(accelerator, search::BlockChoice{objective, 1});
     const auto& selector = dynamic_cast<const search::CostedBlockConfigs&>(costed.blockConfigs());
     for (const Operation& op : subgraph.operations) {
       if (op.ifm2() != kNoTensor || op.ifm() == kNoTensor) {
@@ -110,6 +111,11 @@ BOOST_AUTO_TEST_CASE(a_costed_block_config_is_never_estimated_slower_than_the_ac
       BOOST_REQUIRE(chosen && vela);
       BOOST_TEST(selector.cost(subgraph, op, shapes, *chosen, objective) <=
                  selector.cost(subgraph, op, shapes, *vela, objective));
+      // The second choice is never estimated cheaper than the first.
+      const auto next = second.blockConfigs().choose(subgraph, op, shapes);
+      BOOST_REQUIRE(next.has_value());
+      BOOST_TEST(selector.cost(subgraph, op, shapes, *next, objective) >=
+                 selector.cost(subgraph, op, shapes, *chosen, objective));
     }
   }
 }
@@ -162,6 +168,14 @@ BOOST_AUTO_TEST_CASE(a_limit_no_candidate_fits_is_a_compile_error_saying_what_wa
     BOOST_TEST(error.message().find("none of the") != std::string::npos, error.message());
     BOOST_TEST(error.message().find("limit of 256 bytes") != std::string::npos, error.message());
   }
+}
+
+BOOST_AUTO_TEST_CASE(block_ranks_outside_one_to_four_are_a_configuration_error) {
+  OptionValues values;
+  values.set("block_ranks", std::int64_t{5});
+  BOOST_CHECK_THROW((void)search::readOptions(values), Error);
+  values.set("block_ranks", std::int64_t{1});
+  BOOST_TEST(search::readOptions(values).blockRanks == 1);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
