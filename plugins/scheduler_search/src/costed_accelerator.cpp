@@ -25,6 +25,9 @@ double CostedBlockConfigs::cost(const Subgraph& subgraph, const Operation& op, c
   PerformanceContext context;
   CostQuery& query = context.query;
   query.ifm = featureMap(subgraph, op.ifm(), shapes.ifm, memory.featureMapArea);
+  if (shapes.ifm2 && op.ifm2() != kNoTensor) {
+    query.ifm2 = featureMap(subgraph, op.ifm2(), *shapes.ifm2, memory.featureMapArea);
+  }
   query.ofm = featureMap(subgraph, op.ofm(), shapes.ofm, memory.featureMapArea);
   query.block = &block;
   query.hasScalesBiases = op.bias() != kNoTensor;
@@ -55,9 +58,9 @@ std::optional<BlockConfig> CostedBlockConfigs::choose(const Subgraph& subgraph, 
                                                       const OperationShapes& shapes) const {
   const BlockConfigSelector& selector = base_.blockConfigs();
   std::optional<BlockConfig> best = selector.choose(subgraph, op, shapes);
-  // Binary operations may swap their operands, which the question does not say; the accelerator's
-  // choice stays theirs.
-  if (!best || op.ifm() == kNoTensor || op.ofm() == kNoTensor || op.ifm2() != kNoTensor) {
+  // Binary operations are judged with their operands in model order (the question does not say whether
+  // they were swapped); the estimate only ranks block configs, the schedule is judged afterwards.
+  if (!best || op.ifm() == kNoTensor || op.ofm() == kNoTensor) {
     return best;
   }
   const std::optional<BlockChoice> choice = objectiveOf_(op);
