@@ -9,10 +9,16 @@
 
 #include "npu/plugin/accelerator.hpp"
 
+#include <array>
 #include <compare>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace npu::search {
 
@@ -38,12 +44,31 @@ struct BlockChoice {
 /// The choice for an operation; nullopt: the accelerator's own.
 using ObjectiveOf = std::function<std::optional<BlockChoice>(const Operation&)>;
 
+/// Block configs ranked by cost for one question (operation, shapes, objective), remembered: the
+/// cascade scheduler asks the same questions for every stripe proposal, and every candidate of a
+/// region asks them again. Thread-safe; ranking is a pure function, so sharing never changes a result.
+class BlockRankingCache {
+public:
+  using Ranking = std::vector<BlockConfig>;
+  /// The ranking for the question, made by `rank` the first time it is asked.
+  [[nodiscard]] std::shared_ptr<const Ranking> get(const Operation& op, const OperationShapes& shapes,
+                                                   BlockObjective objective,
+                                                   const std::function<Ranking()>& rank) const;
+
+private:
+  using Key = std::pair<const Operation*, std::array<int, 14>>;
+  mutable std::mutex mutex_;
+  mutable std::map<Key, std::shared_ptr<const Ranking>> entries_;
+};
+
 /// Chooses block configs by cost. The accelerator's own choice is judged first and kept on ties, so a
 /// config is replaced only by one estimated strictly faster (ties between others: the earlier candidate).
 class CostedBlockConfigs final : public BlockConfigSelector {
 public:
-  CostedBlockConfigs(const Accelerator& base, ObjectiveOf objectiveOf)
-      : base_(base), objectiveOf_(std::move(objectiveOf)) {}
+  CostedBlockConfigs(const Accelerator& base, ObjectiveOf objectiveOf,
+                     std::shared_ptr<const BlockRankingCache> cache = nullptr)
+      : base_(base), objectiveOf_(std::move(objectiveOf)),
+        cache_(cache ? std::move(cache) : std::make_shared<const BlockRankingCache>()) {}
 
   [[nodiscard]] std::optional<BlockConfig> choose(const Subgraph& subgraph, const Operation& op,
                                                   const OperationShapes& shapes) const override;
@@ -61,17 +86,25 @@ public:
                             const BlockConfig& block, BlockObjective objective) const;
 
 private:
+  [[nodiscard]] BlockRankingCache::Ranking rank(const Subgraph& subgraph, const Operation& op,
+                                                const OperationShapes& shapes, const BlockConfig& own,
+                                                BlockObjective objective) const;
+
   const Accelerator& base_;
   ObjectiveOf objectiveOf_;
+  std::shared_ptr<const BlockRankingCache> cache_;
 };
 
 /// `base` with its block configs chosen by CostedBlockConfigs, by one objective or one per operation.
 class CostedAccelerator final : public Accelerator {
 public:
-  CostedAccelerator(const Accelerator& base, ObjectiveOf objectiveOf)
-      : base_(base), blocks_(base, std::move(objectiveOf)) {}
-  CostedAccelerator(const Accelerator& base, BlockChoice choice)
-      : CostedAccelerator(base, [choice](const Operation&) { return std::optional<BlockChoice>(choice); }) {}
+  CostedAccelerator(const Accelerator& base, ObjectiveOf objectiveOf,
+                    std::shared_ptr<const BlockRankingCache> cache = nullptr)
+      : base_(base), blocks_(base, std::move(objectiveOf), std::move(cache)) {}
+  CostedAccelerator(const Accelerator& base, BlockChoice choice,
+                    std::shared_ptr<const BlockRankingCache> cache = nullptr)
+      : CostedAccelerator(
+            base, [choice](const Operation&) { return std::optional<BlockChoice>(choice); }, std::move(cache)) {}
 
   [[nodiscard]] const AcceleratorInfo& info() const override { return base_.info(); }
   [[nodiscard]] const MemorySystem& memory() const override { return base_.memory(); }

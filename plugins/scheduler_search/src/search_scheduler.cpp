@@ -51,6 +51,7 @@ cascade::SchedulerOptions cascadeOptions(std::int64_t limit, cascade::StripeSear
 struct Shared {
   const cascade::SchedulingGraph& graph;
   const scheduling::WeightEncodingCache& weights;
+  std::shared_ptr<const BlockRankingCache> rankings; ///< block configs ranked by cost
 };
 
 /// The cascade scheduler run against `accelerator` (the real one, or one with costed block configs).
@@ -66,8 +67,9 @@ CandidateSpec cascadeCandidate(std::string name, std::shared_ptr<const Accelerat
                        false, std::nullopt};
 }
 
-std::shared_ptr<const Accelerator> costedAccelerator(const Accelerator& base, BlockObjective objective, int rank = 0) {
-  return std::make_shared<const CostedAccelerator>(base, BlockChoice{objective, rank});
+std::shared_ptr<const Accelerator> costedAccelerator(const Accelerator& base, const Shared& shared,
+                                                     BlockObjective objective, int rank = 0) {
+  return std::make_shared<const CostedAccelerator>(base, BlockChoice{objective, rank}, shared.rankings);
 }
 
 std::string objectiveName(BlockObjective objective) {
@@ -104,14 +106,14 @@ std::vector<CandidateSpec> firstRound(const ScheduleRequest& request, const Sear
     for (const BlockObjective objective : objectives) {
       specs.push_back(cascadeCandidate(
           "cascade, " + objectiveName(objective) + (rank > 0 ? ", choice " + std::to_string(rank + 1) : ""),
-          costedAccelerator(request.accelerator, objective, rank), performance(StripeSearch::Vela), shared));
+          costedAccelerator(request.accelerator, shared, objective, rank), performance(StripeSearch::Vela), shared));
       specs.back().mixSource = BlockChoice{objective, rank};
     }
   }
   if (options.exhaustiveStripes) {
     for (const BlockObjective objective : {BlockObjective::StoredWeights, BlockObjective::BufferedWeights}) {
       specs.push_back(cascadeCandidate("cascade, exhaustive stripes, " + objectiveName(objective),
-                                       costedAccelerator(request.accelerator, objective),
+                                       costedAccelerator(request.accelerator, shared, objective),
                                        performance(StripeSearch::Exhaustive), shared));
     }
   }
@@ -133,8 +135,8 @@ std::vector<CandidateSpec> fittingRound(const ScheduleRequest& request, std::int
   using cascade::OptimisationStrategy;
   using cascade::StripeSearch;
   std::vector<CandidateSpec> specs;
-  for (const auto& accelerator :
-       {std::shared_ptr<const Accelerator>{}, costedAccelerator(request.accelerator, BlockObjective::Compute)}) {
+  for (const auto& accelerator : {std::shared_ptr<const Accelerator>{},
+                                  costedAccelerator(request.accelerator, shared, BlockObjective::Compute)}) {
     const std::string blocks = accelerator ? ", " + objectiveName(BlockObjective::Compute) : "";
     for (const int eighths : {6, 4, 2, 1}) {
       specs.push_back(cascadeCandidate(
@@ -241,10 +243,12 @@ std::vector<CandidateSpec> mixingRound(const ScheduleRequest& request, const Sea
     seen.push_back(*choices);
     auto choiceOf = std::make_shared<const ChoiceMap>(std::move(*choices));
     const auto mixed = std::make_shared<const CostedAccelerator>(
-        request.accelerator, [choiceOf](const Operation& op) -> std::optional<BlockChoice> {
+        request.accelerator,
+        [choiceOf](const Operation& op) -> std::optional<BlockChoice> {
           const auto found = choiceOf->find(&op);
           return found == choiceOf->end() ? std::nullopt : found->second;
-        });
+        },
+        shared.rankings);
     const std::string name =
         maxRank == 0 ? "block configs mixed per operation" : "block configs mixed per operation, all choices";
     round.push_back(cascadeCandidate("cascade, " + name, mixed,
@@ -268,7 +272,7 @@ std::vector<CandidateResult> search(const ScheduleRequest& request, const Search
   const std::int64_t limit = limitOf(options, request.accelerator);
   const cascade::SchedulingGraph graph(request.graph, request.region, request.accelerator);
   const scheduling::WeightEncodingCache weights(request.accelerator);
-  const Shared shared{graph, weights};
+  const Shared shared{graph, weights, std::make_shared<const BlockRankingCache>()};
   const std::vector<CandidateSpec> specs = firstRound(request, options, limit, shared);
   std::vector<CandidateResult> results = evaluate(request, specs, limit, velaError);
   if (anyFits(results)) {
