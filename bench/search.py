@@ -110,7 +110,12 @@ def section(config: str, models: List[Path], results: Dict[str, Dict[str, dict]]
     lines.append("")
 
 
+READING = Path(__file__).resolve().parent / "search_reading.md"
+
+
 def write(text: str, output: Optional[Path]) -> None:
+    if READING.exists():  # the reading of the figures, kept by hand beside the script
+        text = text.rstrip() + "\n\n" + READING.read_text().strip() + "\n"
     print(text)
     if output:
         existing = output.read_text() if output.exists() else ""
