@@ -140,6 +140,20 @@ BOOST_AUTO_TEST_CASE(the_search_is_never_slower_than_the_cascade_schedule_and_st
   }
 }
 
+BOOST_AUTO_TEST_CASE(the_first_candidate_is_exactly_the_cascade_scheduler_s_schedule) {
+  for (const std::int64_t limit : {std::int64_t{1} << 20, std::int64_t{48} << 10}) {
+    const test::FakeSchedulingAccelerator accelerator(test::FakeSystem{limit});
+    Region region(invertedResiduals(48));
+    const Schedule cascadeSchedule =
+        cascade::scheduleRegion(region.request(accelerator), cascade::readOptions(region.values, accelerator));
+    const auto candidates = search::searchCandidates(region.request(accelerator), search::SearchOptions{});
+    BOOST_REQUIRE(!candidates.empty());
+    BOOST_REQUIRE(candidates.front().schedule.has_value());
+    BOOST_TEST(describe(*candidates.front().schedule) == describe(cascadeSchedule));
+    BOOST_TEST(candidates.size() > 4U); // Vela's, three objectives at two ranks, and mixes when they differ
+  }
+}
+
 BOOST_AUTO_TEST_CASE(the_schedule_is_the_same_at_one_thread_and_at_two) {
   const test::FakeSchedulingAccelerator accelerator(test::FakeSystem{std::int64_t{64} << 10});
   std::string one;
