@@ -29,8 +29,8 @@ struct CandidateSpec {
   std::string name;
   std::function<Schedule(const ScheduleRequest&)> make;
   bool vela = false; ///< Vela 3.x's own schedule: its failure is the error the user sees
-  /// Cascades with Vela's stripe search whose block configs came from this objective (nullopt: the
-  /// accelerator's choice): a source of the per-operation mix.
+  /// Cascades with Vela's stripe search whose block configs all came from one choice (objective and
+  /// rank; nullopt: the accelerator's own): a source of the per-operation mix.
   std::optional<std::optional<BlockChoice>> mixSource;
 };
 
