@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The search scheduler: several complete schedules of a region are built in parallel (Vela 3.x's
-// cascade schedule exactly, the cascade pipeline with costed block configs, both with Vela's and the
-// exhaustive stripe search, Vela 2.1's dynamic-programming schedule), each is judged by the framework's
-// own evaluation (what the report prints) and its fast-storage peak, and the fastest that fits the
-// SRAM limit wins; ties go to the earlier candidate, so the result does not depend on the thread
-// count. When none fits, schedules made for less SRAM (smaller stripes, deeper cascades, optimised for
-// size) are tried before giving up with an error naming the operation that does not fit.
+// cascade schedule exactly, the cascade pipeline with costed block configs of several objectives and
+// ranks, then with the block configs mixed per operation; optionally the exhaustive stripe search and
+// Vela 2.1's dynamic-programming schedule), each is judged by the framework's own evaluation (what the
+// report prints) and its fast-storage peak, and the fastest that fits the SRAM limit wins; ties go to
+// the earlier candidate, so the result does not depend on the thread count (docs/search-scheduler.md). When none fits,
+// schedules made for less SRAM (smaller stripes, deeper cascades, optimised for size) are tried before giving up with
+// an error naming the operation that does not fit.
 
 #include "npu/plugin/scheduler.hpp"
 
