@@ -40,14 +40,20 @@ def _config_roots() -> List[Path]:
     return [Path(d) for d in _search_dirs()[1] if Path(d).is_dir()]
 
 
+_BUNDLED_FOLDERS = ("reference", "search")  # configs/reference, then configs/search (C1-search, ...)
+
+
 def reference_pipeline(name: str) -> Path:
-    """The bundled reference pipeline file of that name, e.g. "C1-cascade" or "C3-dp"."""
-    for root in _config_roots():
-        candidate = root / "reference" / (name if name.endswith(".yaml") else name + ".yaml")
-        if candidate.is_file():
-            return candidate
+    """The bundled pipeline file of that name, e.g. "C1-cascade", "C3-dp" or "C5-search"."""
+    file_name = name if name.endswith(".yaml") else name + ".yaml"
+    for folder in _BUNDLED_FOLDERS:
+        for root in _config_roots():
+            candidate = root / folder / file_name
+            if candidate.is_file():
+                return candidate
+    looked = [str(r / folder) for folder in _BUNDLED_FOLDERS for r in _config_roots()]
     raise ConfigError(f"no bundled reference pipeline named '{name}' (looked in "
-                      f"{', '.join(str(r / 'reference') for r in _config_roots()) or 'no config folder'})")
+                      f"{', '.join(looked) or 'no config folder'})")
 
 
 def _overrides(settings: Union[None, Mapping[str, object], Iterable[str]]) -> List[str]:

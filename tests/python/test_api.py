@@ -50,6 +50,7 @@ class PythonApiTest(unittest.TestCase):
         by_file = npu_pipeline.compile(self.model, REFERENCE / "C3-dp.yaml")
         self.assertEqual(by_name.totals, by_file.totals)
         self.assertEqual(npu_pipeline.reference_pipeline("C3-dp").name, "C3-dp.yaml")
+        self.assertEqual(npu_pipeline.reference_pipeline("C5-search").parent.name, "search")
 
     def test_settings_override_the_pipeline_as_set_does(self):
         small = npu_pipeline.compile(self.model, "C5-cascade", set={"accelerator.arena_cache_size": "128KiB"})

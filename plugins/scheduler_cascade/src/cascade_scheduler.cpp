@@ -182,8 +182,9 @@ Schedule scheduleWith(const ScheduleRequest& request, const SchedulerOptions& op
   if (!fastStorage.fits && context.memory().warnOnFastStorageOverflow) {
     // What Vela 3.10 cannot do either (scheduler.use_fast_storage_for_feature_maps asserts "Allocation
     // exceeds staging limit"): the feature maps that must stay in fast storage alone exceed the limit.
-    throwCompileError("the feature maps that must stay in " + std::string(displayNameOf(context.memory().fastStorageArea)) +
-                          " exceed the limit of " + std::to_string(workingLimit) + " bytes even with warnings allowed",
+    throwCompileError("the feature maps that must stay in " +
+                          std::string(displayNameOf(context.memory().fastStorageArea)) + " exceed the limit of " +
+                          std::to_string(workingLimit) + " bytes even with warnings allowed",
                       SourceLocation{context.graph.sourcePath, 0, 0, name},
                       "raise the arena cache size (accelerator.arena_cache_size)");
   }
@@ -206,6 +207,11 @@ Schedule scheduleWith(const ScheduleRequest& request, const SchedulerOptions& op
 Schedule scheduleRegion(const ScheduleRequest& request, const SchedulerOptions& options) {
   const SchedulingGraph graph(request.graph, request.region, request.accelerator);
   const scheduling::WeightEncodingCache weightCache(request.accelerator);
+  return scheduleRegion(request, options, graph, weightCache);
+}
+
+Schedule scheduleRegion(const ScheduleRequest& request, const SchedulerOptions& options, const SchedulingGraph& graph,
+                        const scheduling::WeightEncodingCache& weightCache) {
   if (options.search != StripeSearch::Exhaustive) {
     return scheduleWith(request, options, graph, weightCache);
   }

@@ -14,6 +14,11 @@ namespace npu::cascade {
 /// the region cannot fit the fast-storage limit.
 [[nodiscard]] Schedule scheduleRegion(const ScheduleRequest& request, const SchedulerOptions& options);
 
+/// The same with the region's scheduling graph and weight-encoding cache given, so that several
+/// schedules of one region (e.g. scheduler_search's candidates) share them; the result is identical.
+[[nodiscard]] Schedule scheduleRegion(const ScheduleRequest& request, const SchedulerOptions& options,
+                                      const SchedulingGraph& graph, const scheduling::WeightEncodingCache& weightCache);
+
 /// Reads the plugin options (optimise, sram_limit, search) for an accelerator.
 [[nodiscard]] SchedulerOptions readOptions(const OptionValues& values, const Accelerator& accelerator);
 
