@@ -17,6 +17,7 @@
 #include <tbb/parallel_invoke.h>
 
 #include <algorithm>
+#include <exception>
 #include <optional>
 
 namespace npu::cascade {
@@ -221,8 +222,25 @@ Schedule scheduleRegion(const ScheduleRequest& request, const SchedulerOptions& 
   velaOptions.search = StripeSearch::Vela;
   std::optional<Schedule> vela;
   std::optional<Schedule> exhaustive;
-  tbb::parallel_invoke([&] { vela = scheduleWith(request, velaOptions, graph, weightCache); },
-                       [&] { exhaustive = scheduleWith(request, options, graph, weightCache); });
+  // Neither run may throw out of parallel_invoke: an exception there cancels the other run's task
+  // group, whose nested parallel loops would then return with iterations never run. Each run's error
+  // is kept, and Vela's is reported first whichever finished first.
+  std::exception_ptr errors[2];
+  const auto capture = [](std::exception_ptr& error, auto&& run) {
+    try {
+      run();
+    } catch (...) {
+      error = std::current_exception();
+    }
+  };
+  tbb::parallel_invoke(
+      [&] { capture(errors[0], [&] { vela = scheduleWith(request, velaOptions, graph, weightCache); }); },
+      [&] { capture(errors[1], [&] { exhaustive = scheduleWith(request, options, graph, weightCache); }); });
+  for (const std::exception_ptr& error : errors) {
+    if (error) {
+      std::rethrow_exception(error);
+    }
+  }
   const auto cycles = [&](const Schedule& schedule) {
     return scheduling::evaluateSchedule(request.graph, schedule, request.accelerator).cycle(CycleComponent::Total);
   };

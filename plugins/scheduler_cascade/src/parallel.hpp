@@ -8,6 +8,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
+#include <tbb/task_group.h>
 
 #include <cstddef>
 #include <exception>
@@ -21,6 +22,10 @@ auto parallelMap(std::size_t count, const Function& function) {
   using Result = decltype(function(std::size_t{0}));
   std::vector<std::optional<Result>> results(count);
   std::vector<std::exception_ptr> errors(count);
+  // Isolated from the caller's task group: when an enclosing TBB algorithm is cancelled (a sibling task
+  // threw), a bound loop would return with indices never run and `results` partly empty. Every index
+  // runs here, and the body throws nothing, so this context is never cancelled either.
+  tbb::task_group_context isolated(tbb::task_group_context::isolated);
   tbb::parallel_for(
       tbb::blocked_range<std::size_t>(0, count, 1),
       [&](const tbb::blocked_range<std::size_t>& range) {
@@ -32,7 +37,7 @@ auto parallelMap(std::size_t count, const Function& function) {
           }
         }
       },
-      tbb::simple_partitioner());
+      tbb::simple_partitioner(), isolated);
   std::vector<Result> values;
   values.reserve(count);
   for (std::size_t index = 0; index < count; ++index) {
