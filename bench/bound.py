@@ -50,13 +50,14 @@ def section(results) -> str:
              "`bench/bound.py` compiles every shared model and compares the estimated cycles with the lower bound "
              "of `docs/lower-bound.md` (the accelerator contract's `CostModel::bound`; for the network, the "
              "busiest resource's demand summed over the layers). A ratio of 1.00 would mean no schedule could "
-             "do better on this hardware model.", "",
+             "do better on this hardware model. Models the CPU runs entirely have no bound and are left out of "
+             "the median.", "",
              "| pipeline | models | median estimate / bound | range | bound by (models) |",
              "| --- | ---: | ---: | ---: | --- |"]
     for name, rows, _ in results:
         ratios = [row["ratio"] for row in rows if row["ratio"] > 0]
         counts = {}
-        for row in rows:
+        for row in (row for row in rows if row["ratio"] > 0):
             counts[row["bound_by"]] = counts.get(row["bound_by"], 0) + 1
         by = ", ".join(f"{key} {value}" for key, value in sorted(counts.items(), key=lambda item: (-item[1], item[0])))
         if ratios:
@@ -68,6 +69,9 @@ def section(results) -> str:
         lines += ["", f"### {name}", "", "| model | estimate (cycles) | bound (cycles) | estimate / bound | bound by |",
                   "| --- | ---: | ---: | ---: | --- |"]
         for row in rows:
+            if row["bound"] <= 0:
+                lines.append(f"| {row['model']} | {row['cycles']:.0f} | - | - | no NPU operations |")
+                continue
             lines.append(f"| {row['model']} | {row['cycles']:.0f} | {row['bound']:.0f} | {row['ratio']:.2f}x | "
                          f"{row['bound_by']} |")
         for model, failure in failures:

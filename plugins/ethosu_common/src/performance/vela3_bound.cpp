@@ -104,6 +104,18 @@ npu::OperationBound estimateBound(const Architecture& arch, const OperationTrait
   }
   const PerformanceQuery query = performanceQueryFor(traits, costQuery);
   at(bound, BoundResource::Compute) = computeCycles(arch, query);
+  const npu::WeightTransfer& streamed = context.weights;
+  if (streamed.present && streamed.bufferArea && !streamed.doubleBuffered) {
+    // A single weight buffer whose first transfer the model hides under the previous operation while it
+    // counts no full transfer (cascaded operations keep their weights whole) leaves the estimate that much
+    // below the compute cycles (estimate_full_op_performance).
+    const double firstTransfer = memoryToMemoryCycles(arch, streamed.sourceArea, *streamed.bufferArea,
+                                                      static_cast<double>(streamed.firstTransferBytes));
+    const double hidden = std::min(firstTransfer, context.previousSlackCycles) - streamed.fullTransferCycles;
+    if (hidden > 0.0) {
+      at(bound, BoundResource::Compute) = std::max(at(bound, BoundResource::Compute) - hidden, 0.0);
+    }
+  }
 
   // Bytes every memory must move at least once: the estimate's access cycles count them scaled up by
   // the burst efficiency, feature maps rounded to their storage.
