@@ -23,8 +23,8 @@ def run(command):
 def unitless_quantities(value, path=""):
     """Names of numeric fields outside unit-named objects that carry no unit suffix (counts allowed)."""
     allowed = re.compile(r"(_bytes|_hz|_s|_cycles|_channels|_step|_per_cycle|_per_s|_bits|_index|operations|"
-                         r"^macs|^cores|^cascade|^clock_scale|^format_version|^macs_per_cycle)$")
-    unit_objects = {"cycles", "access_bytes", "memory_used_bytes", "options"}
+                         r"_ratio|^macs|^cores|^cascade|^clock_scale|^format_version|^macs_per_cycle)$")
+    unit_objects = {"cycles", "access_bytes", "memory_used_bytes", "options", "bound_resource_cycles"}
     found = []
     if isinstance(value, dict):
         for key, item in value.items():

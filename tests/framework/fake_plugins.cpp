@@ -154,6 +154,16 @@ OperationPerformance FakeAccelerator::estimate(const Subgraph& s, const Operatio
   return performance;
 }
 
+std::optional<OperationBound> FakeAccelerator::bound(const Subgraph&, const Operation&,
+                                                     const PerformanceContext& context) const {
+  OperationBound result;
+  const auto outputs = static_cast<double>(context.query.ofm.shape.elements());
+  result.cycles[static_cast<std::size_t>(BoundResource::Compute)] = outputs;
+  result.cycles[static_cast<std::size_t>(BoundResource::Sram)] =
+      (static_cast<double>(context.query.ifm.shape.elements()) + outputs) / 4.0;
+  return result;
+}
+
 Schedule FakeScheduler::schedule(const ScheduleRequest& request) const {
   const Subgraph& subgraph = request.graph.subgraphs.at(static_cast<std::size_t>(request.region.subgraph));
   const auto& accelerator = request.accelerator;

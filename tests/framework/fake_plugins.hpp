@@ -51,6 +51,9 @@ public:
     return static_cast<double>(bytes);
   }
   OperationPerformance estimate(const Subgraph& s, const Operation& op, const PerformanceContext& c) const override;
+  /// Its own rates: one output element per cycle (faster than its one MAC per cycle for kernels), and
+  /// the elements it counts as bytes at 4 per cycle.
+  std::optional<OperationBound> bound(const Subgraph&, const Operation&, const PerformanceContext& c) const override;
 
 private:
   AcceleratorInfo info_;

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <iomanip>
 #include <regex>
 #include <sstream>
 
@@ -283,6 +284,29 @@ BOOST_AUTO_TEST_CASE(every_reference_pipeline_writes_the_html_report) {
     ++pipelines;
   }
   BOOST_TEST(pipelines >= 10U);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(lower_bound_in_reports)
+
+BOOST_AUTO_TEST_CASE(the_text_and_html_reports_show_the_bound_its_ratio_and_what_bounds_it) {
+  npu::NetworkReport report = makeReport(2);
+  for (auto& layer : report.layers) {
+    layer.bound.cycles[static_cast<std::size_t>(npu::BoundResource::Compute)] = 500.0;
+    layer.bound.cycles[static_cast<std::size_t>(npu::BoundResource::Sram)] = 200.0;
+    report.bound += layer.bound;
+  }
+  // Estimate: 1000 + 3000 cycles (the larger of NPU and access cycles per layer); bound: 1000 of compute.
+  const double ratio = report.totalCycles() / 1000.0;
+  std::ostringstream expected;
+  expected << "Lower bound: 1000 cycles (estimate is " << std::fixed << std::setprecision(2) << ratio
+           << "\u00d7 the bound, bound by compute)";
+  const std::string text = npu::renderTextReport(report);
+  BOOST_TEST(text.find(expected.str()) != std::string::npos, text);
+  const std::string page = npu::renderHtmlReport(report);
+  BOOST_TEST(page.find("id=\"lower-bound\">Lower bound: 1,000 cycles") != std::string::npos);
+  BOOST_TEST(page.find("<th>lower bound</th>") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

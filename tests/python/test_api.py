@@ -45,6 +45,16 @@ class PythonApiTest(unittest.TestCase):
         self.assertGreater(result.inference_time_s, 0.0)
         self.assertEqual(len(result.layers), result.totals["scheduled_operations"])
 
+    def test_the_lower_bound_comes_with_the_report(self):
+        result = npu_pipeline.compile(self.model, "C1-cascade")
+        bound = result.totals["bound_cycles"]
+        self.assertGreater(bound, 0)
+        self.assertLessEqual(bound, result.totals["cycles"]["total"])
+        self.assertAlmostEqual(result.totals["estimate_to_bound_ratio"], result.totals["cycles"]["total"] / bound)
+        for layer in result.layers:
+            self.assertLessEqual(layer["bound_cycles"], layer["cycles"]["total"] + 1e-6)
+            self.assertIn(layer["bound_by"], layer["bound_resource_cycles"])
+
     def test_a_reference_pipeline_can_be_named(self):
         by_name = npu_pipeline.compile(self.model, "C3-dp")
         by_file = npu_pipeline.compile(self.model, REFERENCE / "C3-dp.yaml")

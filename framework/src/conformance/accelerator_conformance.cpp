@@ -213,6 +213,14 @@ void checkAnswers(const Accelerator& accelerator, const Subgraph& subgraph, cons
       }
       checker.check("the full estimate is finite, non-negative, and its total is at least every component: " + what,
                     sane, "cycles (NPU, SRAM, DRAM, on-chip flash, off-chip flash access, total) = " + components);
+      // The bound the reports show: the cost model's own or the generic one (operationBound).
+      const OperationBound bound = operationBound(accelerator, subgraph, op, context);
+      const double total = estimate.cycle(CycleComponent::Total);
+      checker.check("the lower bound is finite, non-negative and at most the estimate: " + what,
+                    std::all_of(bound.cycles.begin(), bound.cycles.end(), finiteNonNegative) &&
+                        bound.total() <= total * (1.0 + 1e-9) + 1e-6,
+                    "bound=" + std::to_string(bound.total()) + " (" + nameOf(bound.boundBy()) +
+                        ") estimate=" + std::to_string(total));
     });
     if (!subgraph.validTensorId(op.weights())) {
       continue;

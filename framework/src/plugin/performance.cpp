@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npu/plugin/performance.hpp"
 
+#include <algorithm>
+
 namespace npu {
 
 OperationPerformance& OperationPerformance::operator+=(const OperationPerformance& other) {
@@ -16,6 +18,44 @@ OperationPerformance& OperationPerformance::operator+=(const OperationPerformanc
     }
   }
   return *this;
+}
+
+const char* nameOf(BoundResource resource) {
+  switch (resource) {
+  case BoundResource::Compute:
+    return "compute";
+  case BoundResource::Sram:
+    return "sram";
+  case BoundResource::Dram:
+    return "dram";
+  case BoundResource::OnChipFlash:
+    return "on_chip_flash";
+  case BoundResource::OffChipFlash:
+    return "off_chip_flash";
+  case BoundResource::WeightStreaming:
+    return "weight_streaming";
+  }
+  return "unknown";
+}
+
+double OperationBound::ownCycles(BoundResource which) const {
+  const double cyclesOfResource = resource(which);
+  return which == BoundResource::WeightStreaming ? std::max(cyclesOfResource - cyclesAhead, 0.0) : cyclesOfResource;
+}
+
+double OperationBound::total() const {
+  return ownCycles(boundBy());
+}
+
+BoundResource OperationBound::boundBy() const {
+  auto best = BoundResource::Compute;
+  for (int i = 1; i < kBoundResourceCount; ++i) {
+    const auto candidate = static_cast<BoundResource>(i);
+    if (ownCycles(candidate) > ownCycles(best)) {
+      best = candidate;
+    }
+  }
+  return best;
 }
 
 } // namespace npu

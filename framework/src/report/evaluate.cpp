@@ -108,6 +108,21 @@ void countPlacements(const Graph& graph, NetworkReport& report) {
 
 } // namespace
 
+NetworkBound& NetworkBound::operator+=(const OperationBound& layer) {
+  for (std::size_t i = 0; i < cycles.size(); ++i) {
+    cycles[i] += layer.cycles[i];
+  }
+  return *this;
+}
+
+BoundResource NetworkBound::boundBy() const {
+  return static_cast<BoundResource>(std::max_element(cycles.begin(), cycles.end()) - cycles.begin());
+}
+
+double NetworkBound::total() const {
+  return cycles[static_cast<std::size_t>(boundBy())];
+}
+
 NetworkReport evaluateNetwork(const Graph& lowered, const std::vector<Schedule>& schedules,
                               const std::vector<Allocation>& allocations, const Accelerator& accelerator) {
   require(schedules.size() == allocations.size(), "one allocation per schedule");
@@ -150,6 +165,8 @@ NetworkReport evaluateNetwork(const Graph& lowered, const std::vector<Schedule>&
       layer.irType = std::string(nameOf(op.type));
       layer.schedule = scheduled;
       layer.performance = accelerator.costModel().estimate(subgraph, op, context);
+      layer.bound = operationBound(accelerator, subgraph, op, context);
+      report.bound += layer.bound;
       layer.memoryUsage = usage[static_cast<std::size_t>(schedule.timeOf(t))];
       report.total += layer.performance;
 

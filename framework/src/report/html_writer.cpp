@@ -161,6 +161,14 @@ std::string boundShares(const NetworkReport& report) {
   return "<p class=\"note\">Bound by " + text + ".</p>\n";
 }
 
+/// The network's lower bound against the estimate (the text report's "Lower bound" line).
+std::string lowerBoundLine(const NetworkReport& report) {
+  return "<p class=\"note\" id=\"lower-bound\">Lower bound: " + grouped(figures::networkBoundCycles(report)) +
+         " cycles (the estimate is " + fixed(figures::estimateToBoundRatio(report), 2) +
+         "&times; the bound, bound by " + figures::networkBoundBy(report) +
+         "): no schedule of these operations on this accelerator takes fewer cycles.</p>\n";
+}
+
 std::string sramChart(const NetworkReport& report) {
   StepChart chart{"sram-over-schedule",      report.network + ": SRAM in use over the schedule", "SRAM in use (KiB)",
                   "layer (execution order)", {{"in use while the layer runs", kColourA, {}}},    sramLevels(report)};
@@ -175,7 +183,8 @@ std::string layerTable(const NetworkReport& report) {
   out << "<div class=\"scroll\"><table class=\"wide\" id=\"layers\"><tr><th>#</th><th class=\"l\">TFLite operator</th>"
          "<th class=\"l\">NPU operation</th><th class=\"l\">block (HxWxCinxCout)</th><th class=\"l\">IFM stripe</th>"
          "<th class=\"l\">OFM stripe</th><th class=\"l\">cascade</th><th class=\"l\">weights</th>"
-         "<th>SRAM used (bytes)</th><th>cycles</th><th class=\"l\">bound by</th><th>MACs</th><th>util %</th>"
+         "<th>SRAM used (bytes)</th><th>cycles</th><th class=\"l\">bound by</th><th>lower bound</th>"
+         "<th class=\"l\">lower bound by</th><th>MACs</th><th>util %</th>"
          "<th class=\"l\">name</th></tr>\n";
   for (std::size_t i = 0; i < report.layers.size(); ++i) {
     const auto& layer = report.layers[i];
@@ -187,7 +196,8 @@ std::string layerTable(const NetworkReport& report) {
         << "</td><td>" << grouped(static_cast<double>(layer.memoryUsage)) << "</td><td>"
         << grouped(figures::layerCycles(layer)) << "</td><td class=\"l\">"
         << figures::nameOf(figures::boundOf(layer.performance)) << "</td><td>"
-        << grouped(static_cast<double>(layer.performance.macs)) << "</td><td>"
+        << grouped(figures::layerBoundCycles(layer)) << "</td><td class=\"l\">" << figures::layerBoundBy(layer)
+        << "</td><td>" << grouped(static_cast<double>(layer.performance.macs)) << "</td><td>"
         << fixed(figures::utilisationPercent(report, layer), 1) << "</td><td class=\"name\">" << escape(layer.name)
         << "</td></tr>\n";
   }
@@ -226,7 +236,8 @@ std::string renderHtmlReport(const NetworkReport& report) {
   if (report.layers.empty()) {
     out << "<h2>Layers</h2>\n<p>No NPU layers: every operation runs on the CPU.</p>\n";
   } else {
-    out << "<h2>Where the time goes</h2>\n" << cyclesByBoundChart(report) << boundShares(report);
+    out << "<h2>Where the time goes</h2>\n"
+        << cyclesByBoundChart(report) << boundShares(report) << lowerBoundLine(report);
     out << "<h2>SRAM</h2>\n" << sramChart(report);
     out << "<h2>Layers</h2>\n" << layerTable(report);
   }

@@ -5,6 +5,7 @@
 // in that unit.
 #include "npu/core/json.hpp"
 #include "npu/report/writers.hpp"
+#include "report_figures.hpp"
 
 #include <array>
 
@@ -115,6 +116,14 @@ void writePerformance(JsonWriter& out, const OperationPerformance& performance) 
   out.endObject();
 }
 
+void writeBoundResources(JsonWriter& out, const std::array<double, kBoundResourceCount>& cycles) {
+  out.key("bound_resource_cycles").beginObject();
+  for (int resource = 0; resource < kBoundResourceCount; ++resource) {
+    out.field(nameOf(static_cast<BoundResource>(resource)), cycles[static_cast<std::size_t>(resource)]);
+  }
+  out.endObject();
+}
+
 void writeLayer(JsonWriter& out, const LayerReport& layer) {
   const auto& schedule = layer.schedule;
   out.beginObject().field("name", layer.name).field("tflite_operator", layer.sourceType);
@@ -151,6 +160,9 @@ void writeLayer(JsonWriter& out, const LayerReport& layer) {
   }
   out.field("fast_storage_used_bytes", layer.memoryUsage);
   writePerformance(out, layer.performance);
+  out.field("bound_cycles", figures::layerBoundCycles(layer)).field("bound_by", figures::layerBoundBy(layer));
+  writeBoundResources(out, layer.bound.cycles);
+  out.field("bound_ahead_cycles", layer.bound.cyclesAhead);
   out.endObject();
 }
 
@@ -182,6 +194,9 @@ void writeTotals(JsonWriter& out, const NetworkReport& report) {
   }
   out.endObject();
   writePerformance(out, report.total);
+  out.field("bound_cycles", figures::networkBoundCycles(report)).field("bound_by", figures::networkBoundBy(report));
+  writeBoundResources(out, report.bound.cycles);
+  out.field("estimate_to_bound_ratio", figures::estimateToBoundRatio(report));
   out.endObject();
 }
 

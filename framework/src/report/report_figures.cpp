@@ -72,6 +72,27 @@ std::array<double, kBoundCount> boundSegments(const OperationPerformance& perfor
   return segments;
 }
 
+double layerBoundCycles(const LayerReport& layer) {
+  return layer.bound.total();
+}
+
+const char* layerBoundBy(const LayerReport& layer) {
+  return nameOf(layer.bound.boundBy());
+}
+
+double networkBoundCycles(const NetworkReport& report) {
+  return report.bound.total();
+}
+
+const char* networkBoundBy(const NetworkReport& report) {
+  return nameOf(report.bound.boundBy());
+}
+
+double estimateToBoundRatio(const NetworkReport& report) {
+  const double bound = networkBoundCycles(report);
+  return bound > 0.0 ? report.totalCycles() / bound : 0.0;
+}
+
 Bound boundOf(const OperationPerformance& performance) {
   // The slowest part is the last segment that raised the stack.
   const auto segments = boundSegments(performance);

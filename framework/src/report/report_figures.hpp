@@ -39,6 +39,14 @@ struct Traffic {
 /// Cycles of one layer (the per-layer CSV's Op Cycles).
 [[nodiscard]] double layerCycles(const LayerReport& layer);
 
+/// The lower bound (CostModel::bound): a layer's own, the network's (NetworkBound), and how many times
+/// the bound the network's estimate is (0 when the bound is 0).
+[[nodiscard]] double layerBoundCycles(const LayerReport& layer);
+[[nodiscard]] const char* layerBoundBy(const LayerReport& layer);
+[[nodiscard]] double networkBoundCycles(const NetworkReport& report);
+[[nodiscard]] const char* networkBoundBy(const NetworkReport& report);
+[[nodiscard]] double estimateToBoundRatio(const NetworkReport& report);
+
 /// What bounds a layer's cycles. An operation takes as long as its slowest part (compute or the
 /// accesses to one memory), so its cycles stack as: compute, then what SRAM accesses need beyond
 /// compute, then what on-chip flash needs beyond both, then off-chip memories (DRAM, off-chip flash),

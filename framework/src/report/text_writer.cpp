@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "number_format.hpp"
+#include "report_figures.hpp"
 #include "npu/report/writers.hpp"
 
 #include <array>
@@ -42,7 +43,9 @@ std::string renderTextReport(const NetworkReport& report) {
   out << std::left << std::setw(5) << "#" << std::setw(18) << "TFLite operator" << std::setw(20) << "NPU operation"
       << std::setw(14) << "block" << std::right << std::setw(8) << "cascade" << std::setw(12) << "SRAM used"
       << std::setw(12) << "cycles" << std::setw(12) << "NPU cycles" << std::setw(12) << "MACs" << std::setw(8)
-      << "util%" << "  name\n";
+      << "util%" << std::setw(12) << "bound"
+      << "  " << std::left << std::setw(17) << "bound by"
+      << "name\n";
   const double macsPerCycle = static_cast<double>(report.accelerator.macsPerCycle) * report.accelerator.cores;
   for (std::size_t i = 0; i < report.layers.size(); ++i) {
     const auto& layer = report.layers[i];
@@ -52,14 +55,19 @@ std::string renderTextReport(const NetworkReport& report) {
         << (layer.schedule.cascade == 0 ? std::string("-") : std::to_string(layer.schedule.cascade)) << std::setw(12)
         << layer.memoryUsage << std::setw(12) << fixed(cycles, 0) << std::setw(12)
         << fixed(layer.performance.cycle(CycleComponent::Npu), 0) << std::setw(12) << layer.performance.macs
-        << std::setw(8) << fixed(detail::percentage(static_cast<double>(layer.performance.macs), cycles * macsPerCycle), 1)
-        << "  " << layer.name << "\n";
+        << std::setw(8)
+        << fixed(detail::percentage(static_cast<double>(layer.performance.macs), cycles * macsPerCycle), 1)
+        << std::setw(12) << fixed(figures::layerBoundCycles(layer), 0) << "  " << std::left << std::setw(17)
+        << figures::layerBoundBy(layer) << layer.name << "\n";
   }
   out << "\nTotals\n";
   out << "  NPU operations            " << report.npuOperations << " (" << report.layers.size() << " scheduled)\n";
   out << "  CPU operations            " << report.cpuOperations << "\n";
   out << "  cycles                    " << fixed(report.totalCycles(), 0) << " (NPU "
       << fixed(report.total.cycle(CycleComponent::Npu), 0) << ")\n";
+  out << "  Lower bound: " << fixed(figures::networkBoundCycles(report), 0) << " cycles (estimate is "
+      << fixed(figures::estimateToBoundRatio(report), 2) << "\u00d7 the bound, bound by "
+      << figures::networkBoundBy(report) << ")\n";
   out << "  inference time            " << fixed(report.inferenceSeconds() * 1e3, 3) << " ms\n";
   out << "  MACs                      " << report.total.macs << "\n";
   out << "  original weights          " << report.originalWeightBytes << " bytes\n";

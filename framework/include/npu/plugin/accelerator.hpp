@@ -198,6 +198,15 @@ public:
                                                                          const Operation& /*op*/) const {
     return std::nullopt;
   }
+  /// A lower bound on the cycles of one scheduled operation, asked with the same context as estimate():
+  /// per resource, the least cycles at the hardware's peak rates (see OperationBound). It must never
+  /// exceed estimate()'s total for the same question, and a network's bound (NetworkBound) must not
+  /// exceed the sum of its operations' estimates. Default: nullopt, and the framework derives one from
+  /// the accelerator's description alone (genericOperationBound).
+  [[nodiscard]] virtual std::optional<OperationBound> bound(const Subgraph& /*subgraph*/, const Operation& /*op*/,
+                                                            const PerformanceContext& /*context*/) const {
+    return std::nullopt;
+  }
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -215,6 +224,18 @@ public:
   [[nodiscard]] virtual const WeightEncoder& weights() const = 0;
   [[nodiscard]] virtual const CostModel& costModel() const = 0;
 };
+
+/// The bound derived from AcceleratorInfo and MemorySystem alone, for cost models that give none:
+/// compute is the operation's MACs (or, without MACs, its output elements times its kernel area) at
+/// macsPerCycle * cores; each memory's demand is the feature-map bytes the operation must read (the
+/// input area its output needs: all of it unless strides skip some, scalars excepted) and write, plus the
+/// whole encoded weight stream read once from its permanent home, at the memory's bandwidth.
+[[nodiscard]] NPU_API OperationBound genericOperationBound(const AcceleratorInfo& info, const MemorySystem& memory,
+                                                           const Subgraph& subgraph, const Operation& op,
+                                                           const PerformanceContext& context);
+/// The accelerator's cost model's bound, or the generic one when it gives none.
+[[nodiscard]] NPU_API OperationBound operationBound(const Accelerator& accelerator, const Subgraph& subgraph,
+                                                    const Operation& op, const PerformanceContext& context);
 
 /// The `accelerator:` section of a pipeline, resolved.
 struct AcceleratorConfig {

@@ -122,4 +122,31 @@ struct OperationPerformance {
   OperationPerformance& operator+=(const OperationPerformance& other);
 };
 
+/// What can bound an operation's cycles from below: the compute array, each memory's bandwidth, and the
+/// DMA that streams weights into buffers.
+enum class BoundResource : std::uint8_t { Compute, Sram, Dram, OnChipFlash, OffChipFlash, WeightStreaming };
+inline constexpr int kBoundResourceCount = 6;
+/// The resource's name in reports ("compute", "sram", "dram", "on_chip_flash", "off_chip_flash",
+/// "weight_streaming").
+[[nodiscard]] const char* nameOf(BoundResource resource);
+
+/// A lower bound on an operation's cycles: no schedule of it, on this accelerator and memory homing,
+/// takes fewer. Each resource's least busy time at its peak rate; the operation's bound is the largest.
+struct OperationBound {
+  /// Indexed by BoundResource; 0 for a resource the operation does not use.
+  std::array<double, kBoundResourceCount> cycles{};
+  /// Of cycles[WeightStreaming], what may run before the operation starts, under the previous one (weights
+  /// prefetched into a buffer). Not in the operation's own bound; a network's bound counts it (see
+  /// NetworkBound).
+  double cyclesAhead = 0.0;
+
+  [[nodiscard]] double resource(BoundResource which) const { return cycles[static_cast<std::size_t>(which)]; }
+  /// Least cycles of the resource within the operation itself.
+  [[nodiscard]] double ownCycles(BoundResource which) const;
+  /// The bound: the largest own demand over all resources.
+  [[nodiscard]] double total() const;
+  /// The resource with the largest own demand (the first one on ties, in BoundResource order).
+  [[nodiscard]] BoundResource boundBy() const;
+};
+
 } // namespace npu

@@ -26,7 +26,20 @@ struct LayerReport {
   std::string irType;     ///< IR operation type ("Conv2DBias", ...)
   ScheduledOperation schedule;
   OperationPerformance performance;
+  OperationBound bound; ///< the least cycles any schedule of the operation could take (CostModel::bound)
   std::int64_t memoryUsage = 0; ///< fast-storage bytes live while the operation runs
+};
+
+/// A network's lower bound: each resource's demand summed over the layers, and the largest sum. Layers run
+/// one after another, but a resource's work may overlap other layers' (weights stream under earlier
+/// layers, and a schedule that cascades layers overlaps one's memory traffic with another's compute), so
+/// the bound does not add the layers' own bounds: no schedule of the network takes fewer cycles than its
+/// busiest resource needs.
+struct NetworkBound {
+  std::array<double, kBoundResourceCount> cycles{}; ///< summed demand, indexed by BoundResource
+  NetworkBound& operator+=(const OperationBound& layer);
+  [[nodiscard]] double total() const;
+  [[nodiscard]] BoundResource boundBy() const; ///< the busiest resource (the first one on ties)
 };
 
 /// The resolved pipeline that produced a report, as data (the JSON report writes it as an object).
@@ -64,6 +77,7 @@ struct NetworkReport {
   MemorySystem memory;
   std::vector<LayerReport> layers;
   OperationPerformance total;
+  NetworkBound bound; ///< the least cycles any schedule of the network's NPU operations could take
   std::array<std::int64_t, kMemoryAreaCount> memoryUsed{}; ///< bytes per memory (allocation peaks, constants)
   std::int64_t originalWeightBytes = 0;
   std::int64_t encodedWeightBytes = 0;

@@ -208,6 +208,18 @@ double convolutionCycles(const Architecture& arch, const PerformanceQuery& query
 
 } // namespace
 
+double leastOutputCyclesPerElement(const Architecture& arch, const PerformanceQuery& query) {
+  const VariantSpec& variant = arch.variant();
+  // Convolution-like operations take the row of their accumulator, which the block config chooses.
+  PerformanceQuery with40 = query;
+  with40.config.accumulator = ShramElement::Accumulator40;
+  PerformanceQuery with32 = query;
+  with32.config.accumulator = ShramElement::Accumulator32;
+  const double output =
+      std::min(variant.outputCycles(outputPerformanceRow(with40)), variant.outputCycles(outputPerformanceRow(with32)));
+  return std::max(output, variant.activationCycles(activationPerformanceRow(query.activation)));
+}
+
 double memoryTransferEfficiency(const Architecture& arch, bool isRead, npu::MemoryArea area, npu::TensorFormat format,
                                 int elementBits, const Shape4& block, const Shape4& shape, double bytes) {
   // Burst length in bits; the stride comparisons mirror npu_performance._strides_for_shape.

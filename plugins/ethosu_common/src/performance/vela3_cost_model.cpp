@@ -48,4 +48,13 @@ npu::OperationPerformance Vela3CostModel::estimate(const npu::Subgraph& subgraph
   return estimateFullPerformance(arch_, traits, context);
 }
 
+std::optional<npu::OperationBound> Vela3CostModel::bound(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                                         const npu::PerformanceContext& context) const {
+  OperationTraits traits = traitsOf(subgraph, op);
+  if (const auto packed = op.attributes.get<std::string>("command_stream_activation")) {
+    traits.activation = npu::opTypeFromName(*packed); // as estimate() does
+  }
+  return estimateBound(arch_, traits, context);
+}
+
 } // namespace ethosu

@@ -3,6 +3,8 @@
 
 #include "ethosu/performance_vela2/vela2_estimates.hpp"
 
+#include <algorithm>
+
 namespace ethosu {
 
 namespace {
@@ -48,6 +50,31 @@ double Vela2CostModel::transferCycles(npu::MemoryArea from, npu::MemoryArea /*to
 npu::OperationPerformance Vela2CostModel::estimate(const npu::Subgraph& subgraph, const npu::Operation& op,
                                                    const npu::PerformanceContext& context) const {
   return vela2::estimatePass(arch_, vela2::passQueryFor(arch_, subgraph, op, context));
+}
+
+std::optional<npu::OperationBound> Vela2CostModel::bound(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                                         const npu::PerformanceContext& context) const {
+  // The generic bound, except that Vela 2.1 streams weights ahead of the pass that uses them (its
+  // weight DMA overlaps earlier passes): they count in the network's bound only.
+  npu::PerformanceContext withoutWeights = context;
+  withoutWeights.weights = npu::WeightTransfer{};
+  npu::AcceleratorInfo info;
+  info.macsPerCycle = arch_.variant().macsPerCycle;
+  info.cores = arch_.cores();
+  npu::OperationBound result = npu::genericOperationBound(info, arch_.memory(), subgraph, op, withoutWeights);
+  // Vela 2.1's model runs some passes faster than the MAC array's peak (a utilisation above 100%): the
+  // bound of this model then takes the model's own compute cycles.
+  if (context.query.block != nullptr) {
+    double& compute = result.cycles[static_cast<std::size_t>(npu::BoundResource::Compute)];
+    compute = std::min(compute, cycles(subgraph, op, context.query).cycles);
+  }
+  const double bandwidth = arch_.bandwidthPerCycle(context.weights.sourceArea);
+  if (context.weights.present && bandwidth > 0.0) {
+    const double streaming = static_cast<double>(context.weights.encodedBytes) / bandwidth;
+    result.cycles[static_cast<std::size_t>(npu::BoundResource::WeightStreaming)] = streaming;
+    result.cyclesAhead = streaming;
+  }
+  return result;
 }
 
 std::optional<npu::OperationPerformance> Vela2CostModel::cpuOperation(const npu::Subgraph& subgraph,

@@ -28,6 +28,9 @@ public:
   [[nodiscard]] double transferCycles(npu::MemoryArea from, npu::MemoryArea to, std::int64_t bytes) const override;
   [[nodiscard]] npu::OperationPerformance estimate(const npu::Subgraph& subgraph, const npu::Operation& op,
                                                    const npu::PerformanceContext& context) const override;
+  /// The hardware's peak rates (see estimateBound).
+  [[nodiscard]] std::optional<npu::OperationBound> bound(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                                         const npu::PerformanceContext& context) const override;
 
 private:
   const Architecture& arch_;

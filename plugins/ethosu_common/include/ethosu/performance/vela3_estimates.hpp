@@ -44,6 +44,15 @@ struct PerformanceQuery {
 [[nodiscard]] double memoryToMemoryCycles(const Architecture& arch, npu::MemoryArea from, npu::MemoryArea to,
                                           double bytes);
 
+/// The fewest output cycles per OFM element any block config gives the operation (the hardware's output
+/// and activation rates, npu_performance._estimate_output_cycles_per_element without its block terms).
+[[nodiscard]] double leastOutputCyclesPerElement(const Architecture& arch, const PerformanceQuery& query);
+
+/// A lower bound on estimateFullPerformance's total for any block config and stripe: compute at the
+/// hardware's peak rate for the kind of operation, and the bytes each memory must move at its bandwidth.
+[[nodiscard]] npu::OperationBound estimateBound(const Architecture& arch, const OperationTraits& traits,
+                                                const npu::PerformanceContext& context);
+
 /// Python's float floor division (a // b), which Vela's DMA estimate uses.
 [[nodiscard]] double pythonFloorDivide(double numerator, double denominator);
 

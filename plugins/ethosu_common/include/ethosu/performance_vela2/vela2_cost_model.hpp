@@ -21,6 +21,9 @@ public:
   [[nodiscard]] double transferCycles(npu::MemoryArea from, npu::MemoryArea to, std::int64_t bytes) const override;
   [[nodiscard]] npu::OperationPerformance estimate(const npu::Subgraph& subgraph, const npu::Operation& op,
                                                    const npu::PerformanceContext& context) const override;
+  /// The generic bound with the weights streamed ahead (see the definition).
+  [[nodiscard]] std::optional<npu::OperationBound> bound(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                                         const npu::PerformanceContext& context) const override;
   [[nodiscard]] std::optional<npu::OperationPerformance> cpuOperation(const npu::Subgraph& subgraph,
                                                                       const npu::Operation& op) const override;
 
