@@ -2,17 +2,27 @@
 #include "ethosu/weights/stream_cache.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ethosu::weights {
 
 namespace {
 
+/// Four weights per step (a multiply and a shift), so that hashing stays a small part of a lookup.
 std::uint64_t hashOf(std::span<const std::int16_t> weights) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL ^ weights.size();
-  for (const std::int16_t weight : weights) {
-    hash = (hash ^ static_cast<std::uint16_t>(weight)) * 0x100000001b3ULL;
+  constexpr std::uint64_t kMultiplier = 0xff51afd7ed558ccdULL;
+  std::uint64_t hash = 0x9e3779b97f4a7c15ULL ^ weights.size();
+  std::size_t index = 0;
+  for (; index + 4 <= weights.size(); index += 4) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, weights.data() + index, sizeof(word));
+    hash = (hash ^ word) * kMultiplier;
+    hash ^= hash >> 32U;
   }
-  return hash;
+  for (; index < weights.size(); ++index) {
+    hash = (hash ^ static_cast<std::uint16_t>(weights[index])) * kMultiplier;
+  }
+  return hash ^ (hash >> 29U);
 }
 
 } // namespace

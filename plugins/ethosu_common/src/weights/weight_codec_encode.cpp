@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <array>
-#include <optional>
 #include <string>
 
 namespace ethosu::weights {
@@ -43,60 +42,76 @@ enum class SymbolKind : std::uint8_t { Weights, ZeroRuns };
 class Chunker {
 public:
   Chunker(std::span<const int> symbols, int divisorBits, bool truncated, int slots, SymbolKind kind)
-      : symbols_(symbols), divisorBits_(divisorBits), truncated_(truncated), slots_(slots), kind_(kind) {}
+      : symbols_(symbols), divisorBits_(divisorBits), step_(kind == SymbolKind::ZeroRuns ? 1 : (truncated ? 3 : 2)),
+        slots_(slots) {}
 
   [[nodiscard]] std::int64_t position() const { return position_; }
   [[nodiscard]] bool done() const { return position_ >= std::ssize(symbols_); }
 
-  Chunk next() {
-    Chunk chunk;
+  /// Cuts the next chunk into `chunk` (whose remainders beyond its count are left as they were).
+  void next(Chunk& chunk) {
+    chunk.unary = 0;
+    chunk.secondUnary = 0;
+    chunk.secondUnaryBits = 0;
+    chunk.remainderCount = 0;
+    switch (step_) {
+    case 1:
+      nextChunk<1>(chunk);
+      break;
+    case 2:
+      nextChunk<2>(chunk);
+      break;
+    default:
+      nextChunk<3>(chunk);
+      break;
+    }
+  }
+
+private:
+  /// Slot k of a quotient q holds q - k * Step while that is not negative; its unary bit says whether
+  /// that is positive, and (weights: Step 2 or 3) a positive one adds a second unary bit saying
+  /// whether it is above 1. A symbol's slots may continue in the next chunk; its remainder goes with
+  /// the chunk of its last slot.
+  template <int Step>
+  void nextChunk(Chunk& chunk) {
+    const auto count = std::ssize(symbols_);
+    const int remainderMask = (1 << divisorBits_) - 1;
     int slot = 0;
     while (slot < slots_) {
       if (quotient_ < 0) {
-        if (!done()) {
-          const int symbol = symbols_[static_cast<std::size_t>(position_)];
-          quotient_ = symbol >> divisorBits_;
-          remainder_ = symbol & ((1 << divisorBits_) - 1);
-        } else {
-          quotient_ = 0;
-          remainder_ = -1;
+        if (position_ >= count) {
+          return; // padding: zero quotients without remainders fill the rest
         }
+        const int symbol = symbols_[static_cast<std::size_t>(position_)];
+        quotient_ = symbol >> divisorBits_;
+        remainder_ = symbol & remainderMask;
       }
-      while (quotient_ >= 0 && slot < slots_) {
-        fillSlot(chunk, slot);
-        ++slot;
+      const int taken = std::min(quotient_ / Step + 1, slots_ - slot);
+      const int positive = std::min(taken, (quotient_ + Step - 1) / Step);
+      chunk.unary |= static_cast<std::uint32_t>(lowBits(positive) << static_cast<unsigned>(slot));
+      if constexpr (Step > 1) {
+        const int aboveOne = std::min(taken, (quotient_ + Step - 2) / Step);
+        chunk.secondUnary |=
+            static_cast<std::uint32_t>(lowBits(aboveOne) << static_cast<unsigned>(chunk.secondUnaryBits));
+        chunk.secondUnaryBits += positive;
       }
-      if (quotient_ < 0 && remainder_ >= 0) {
+      quotient_ -= taken * Step;
+      slot += taken;
+      if (quotient_ < 0) {
         chunk.remainders[static_cast<std::size_t>(chunk.remainderCount++)] = remainder_;
         ++position_;
       }
     }
-    return chunk;
   }
 
-private:
-  void fillSlot(Chunk& chunk, int slot) {
-    if (quotient_ > 0) {
-      chunk.unary |= 1U << static_cast<unsigned>(slot);
-    }
-    if (kind_ == SymbolKind::ZeroRuns) {
-      quotient_ -= 1;
-      return;
-    }
-    if (quotient_ > 0) {
-      if (quotient_ > 1) {
-        chunk.secondUnary |= 1U << static_cast<unsigned>(chunk.secondUnaryBits);
-      }
-      ++chunk.secondUnaryBits;
-    }
-    quotient_ -= truncated_ ? 3 : 2;
+  [[nodiscard]] static std::uint64_t lowBits(int count) {
+    return (std::uint64_t{1} << static_cast<unsigned>(count)) - 1U;
   }
 
   std::span<const int> symbols_;
   int divisorBits_;
-  bool truncated_;
+  int step_; ///< quotient per slot: 1 for zero runs, 2 for weights, 3 for truncated weights
   int slots_;
-  SymbolKind kind_;
   std::int64_t position_ = 0;
   int quotient_ = -1;
   int remainder_ = -1;
@@ -130,11 +145,9 @@ void writeSliceHeader(BitWriter& writer, const SliceInput& slice, const GrcParam
   }
 }
 
-void writeRemainders(BitWriter& writer, const std::optional<Chunk>& chunk, int divisorBits) {
-  if (chunk) {
-    for (int index = 0; index < chunk->remainderCount; ++index) {
-      writer.put(divisorBits, static_cast<std::uint32_t>(chunk->remainders[static_cast<std::size_t>(index)]));
-    }
+void writeRemainders(BitWriter& writer, const Chunk& chunk, int divisorBits) {
+  for (int index = 0; index < chunk.remainderCount; ++index) {
+    writer.put(divisorBits, static_cast<std::uint32_t>(chunk.remainders[static_cast<std::size_t>(index)]));
   }
 }
 
@@ -150,33 +163,41 @@ void writeSlice(BitWriter& writer, const SliceInput& slice) {
   Chunker zeroRuns(slice.zeroRuns, slice.zeroRunDivisorBits, false, zeroRunSlots, SymbolKind::ZeroRuns);
 
   // Weight and zero-run chunks alternate, the zero runs kept at most 8 symbols behind; each chunk's
-  // remainders follow the next chunk's unary fields.
-  std::optional<Chunk> previousWeights;
-  std::optional<Chunk> previousZeroRuns;
+  // remainders follow the next chunk's unary fields. Two chunks of each kind take turns: the current
+  // one and the previous one, whose remainders are still to write.
+  std::array<Chunk, 2> weightChunks;
+  std::array<Chunk, 2> zeroRunChunks;
+  std::array<bool, 2> haveWeights{};
+  std::array<bool, 2> haveZeroRuns{};
+  std::size_t current = 0;
   do {
+    const std::size_t previous = current ^ 1U;
     const std::int64_t balance = palette.zeroRuns ? weights.position() - zeroRuns.position() : 0;
-    std::optional<Chunk> weightChunk;
-    std::optional<Chunk> zeroRunChunk;
-    if (balance < kMaxChunkImbalance && !weights.done()) {
-      weightChunk = weights.next();
+    haveWeights[current] = balance < kMaxChunkImbalance && !weights.done();
+    if (haveWeights[current]) {
+      weights.next(weightChunks[current]);
     }
-    if (balance >= 0 && palette.zeroRuns && !zeroRuns.done()) {
-      zeroRunChunk = zeroRuns.next();
+    haveZeroRuns[current] = balance >= 0 && palette.zeroRuns && !zeroRuns.done();
+    if (haveZeroRuns[current]) {
+      zeroRuns.next(zeroRunChunks[current]);
     }
-    if (weightChunk && !weightGrc.uncompressed) {
-      writer.put(kWeightUnaryBits, weightChunk->unary);
+    if (haveWeights[current] && !weightGrc.uncompressed) {
+      writer.put(kWeightUnaryBits, weightChunks[current].unary);
     }
-    if (zeroRunChunk) {
-      writer.put(zeroRunSlots, zeroRunChunk->unary);
+    if (haveZeroRuns[current]) {
+      writer.put(zeroRunSlots, zeroRunChunks[current].unary);
     }
-    if (weightChunk && !weightGrc.uncompressed) {
-      writer.put(weightChunk->secondUnaryBits, weightChunk->secondUnary);
+    if (haveWeights[current] && !weightGrc.uncompressed) {
+      writer.put(weightChunks[current].secondUnaryBits, weightChunks[current].secondUnary);
     }
-    writeRemainders(writer, previousWeights, weightDivisor);
-    writeRemainders(writer, previousZeroRuns, slice.zeroRunDivisorBits);
-    previousWeights = std::move(weightChunk);
-    previousZeroRuns = std::move(zeroRunChunk);
-  } while (previousWeights || previousZeroRuns);
+    if (haveWeights[previous]) {
+      writeRemainders(writer, weightChunks[previous], weightDivisor);
+    }
+    if (haveZeroRuns[previous]) {
+      writeRemainders(writer, zeroRunChunks[previous], slice.zeroRunDivisorBits);
+    }
+    current = previous;
+  } while (haveWeights[current ^ 1U] || haveZeroRuns[current ^ 1U]);
 }
 
 /// Weight symbols of a section and, in zero-run mode, the run of zeros before each symbol and after the
@@ -283,7 +304,7 @@ void forEachSlice(const SectionPlan& plan, const CodecWorkspace& workspace, Visi
 }
 
 /// Unary slots and second unary bits of symbols whose quotients fill `QuotientPerSlot` per slot
-/// (Chunker::fillSlot): a quotient q takes q / step + 1 slots, of which ceil(q / step) are non-zero.
+/// (Chunker::fillSlots): a quotient q takes q / step + 1 slots, of which ceil(q / step) are non-zero.
 template <int QuotientPerSlot>
 void countWeightSlots(std::span<const int> symbols, int divisorBits, std::int64_t& slots,
                       std::int64_t& secondUnaryBits) {
