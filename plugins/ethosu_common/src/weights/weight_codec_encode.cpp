@@ -363,16 +363,61 @@ void checkRange(std::span<const std::int16_t> weights) {
   }
 }
 
-/// Calls `visit(SliceInput)` for every slice of the stream of `weights`, section by section.
+/// Calls `visit(SliceInput)` for every slice of the stream of `weights`, section by section; records
+/// the decisions in `record` when given.
 template <typename Visit>
-void forEachPlannedSlice(std::span<const std::int16_t> weights, CodecWorkspace& workspace, Visit&& visit) {
+void forEachPlannedSlice(std::span<const std::int16_t> weights, CodecWorkspace& workspace, Visit&& visit,
+                         StreamPlan* record = nullptr) {
   const std::vector<std::size_t> starts = findPaletteSections(weights);
   SectionPlan plan;
   for (std::size_t index = 0; index < starts.size(); ++index) {
     const std::size_t end = index + 1 < starts.size() ? starts[index + 1] : weights.size();
     planSection(weights.subspan(starts[index], end - starts[index]), workspace, plan);
+    if (record != nullptr) {
+      record->sections.push_back({starts[index], workspace.weightSegments, workspace.zeroRunSegments});
+    }
     forEachSlice(plan, workspace, visit);
   }
+}
+
+/// forEachPlannedSlice with the decisions of `recorded` instead of a search.
+template <typename Visit>
+void forEachReplayedSlice(std::span<const std::int16_t> weights, const StreamPlan& recorded, CodecWorkspace& workspace,
+                          Visit&& visit) {
+  SectionPlan plan;
+  for (std::size_t index = 0; index < recorded.sections.size(); ++index) {
+    const StreamPlan::Section& section = recorded.sections[index];
+    const std::size_t end = index + 1 < recorded.sections.size() ? recorded.sections[index + 1].start : weights.size();
+    const std::span<const std::int16_t> values = weights.subspan(section.start, end - section.start);
+    plan.palette = choosePalette(values);
+    plan.uncompressedBits = plan.palette.uncompressedSymbolBits();
+    splitSymbols(values, plan.palette, workspace.symbols, workspace.zeroRuns);
+    workspace.weightSegments = section.weightSegments;
+    workspace.zeroRunSegments = section.zeroRunSegments;
+    forEachSlice(plan, workspace, visit);
+  }
+}
+
+/// Writes every slice `slices(visit)` visits, then the end of the stream.
+template <typename Slices>
+void writeStream(std::vector<std::uint8_t>& stream, Slices&& slices) {
+  BitWriter writer(stream);
+  slices([&](const SliceInput& slice) { writeSlice(writer, slice); });
+  // End marker, then ones up to the next byte and 0xff bytes up to the next 16 bytes.
+  writer.put(3, kEndOfStream);
+  writer.put(static_cast<int>((8 - (writer.bitPosition() & 7U)) & 7U), 0xffU);
+  while ((writer.bitPosition() % kStreamAlignmentBits) != 0) {
+    writer.put(8, 0xffU);
+  }
+}
+
+/// The bytes of the stream whose slices `slices(visit)` visits.
+template <typename Slices>
+std::int64_t streamBytes(Slices&& slices) {
+  std::int64_t bits = 0;
+  slices([&](const SliceInput& slice) { bits += sliceBits(slice); });
+  const std::int64_t endMarkerBits = 3;
+  return npu::roundUp(bits + endMarkerBits, std::int64_t{kStreamAlignmentBits}) / 8;
 }
 
 } // namespace
@@ -385,14 +430,7 @@ void appendWeightStream(std::span<const std::int16_t> weights, CodecWorkspace& w
   if (weights.empty()) {
     return;
   }
-  BitWriter writer(stream);
-  forEachPlannedSlice(weights, workspace, [&](const SliceInput& slice) { writeSlice(writer, slice); });
-  // End marker, then ones up to the next byte and 0xff bytes up to the next 16 bytes.
-  writer.put(3, kEndOfStream);
-  writer.put(static_cast<int>((8 - (writer.bitPosition() & 7U)) & 7U), 0xffU);
-  while ((writer.bitPosition() % kStreamAlignmentBits) != 0) {
-    writer.put(8, 0xffU);
-  }
+  writeStream(stream, [&](auto&& visit) { forEachPlannedSlice(weights, workspace, visit); });
 }
 
 std::int64_t weightStreamSize(std::span<const std::int16_t> weights, CodecWorkspace& workspace) {
@@ -400,10 +438,32 @@ std::int64_t weightStreamSize(std::span<const std::int16_t> weights, CodecWorksp
   if (weights.empty()) {
     return 0;
   }
-  std::int64_t bits = 0;
-  forEachPlannedSlice(weights, workspace, [&](const SliceInput& slice) { bits += sliceBits(slice); });
-  const std::int64_t endMarkerBits = 3;
-  return npu::roundUp(bits + endMarkerBits, std::int64_t{kStreamAlignmentBits}) / 8;
+  return streamBytes([&](auto&& visit) { forEachPlannedSlice(weights, workspace, visit); });
+}
+
+StreamPlan planWeightStream(std::span<const std::int16_t> weights, CodecWorkspace& workspace) {
+  checkRange(weights);
+  StreamPlan plan;
+  if (!weights.empty()) {
+    plan.bytes = streamBytes([&](auto&& visit) { forEachPlannedSlice(weights, workspace, visit, &plan); });
+  }
+  return plan;
+}
+
+void appendPlannedWeightStream(std::span<const std::int16_t> weights, const StreamPlan& plan, CodecWorkspace& workspace,
+                               std::vector<std::uint8_t>& stream) {
+  if (weights.empty()) {
+    return;
+  }
+  writeStream(stream, [&](auto&& visit) { forEachReplayedSlice(weights, plan, workspace, visit); });
+}
+
+std::size_t StreamPlan::memoryBytes() const {
+  std::size_t memory = sizeof(StreamPlan);
+  for (const Section& section : sections) {
+    memory += sizeof(Section) + (section.weightSegments.size() + section.zeroRunSegments.size()) * sizeof(GrcSegment);
+  }
+  return memory;
 }
 
 } // namespace detail
