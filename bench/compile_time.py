@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Compile time side by side with Vela: whole-process wall time, CPU time (user + system) and peak
 resident memory of `npu-pipeline run PIPELINE MODEL -o DIR` at 1 and 2 threads and of the Vela command
-given, runs interleaved, best of N; then the same for a generated network of 10,001 layers. Prints
-Markdown for docs/benchmarks.md.
+given, runs interleaved, best of N; then the same for a generated network of 10,001 layers, with the
+pipeline as it is and with its codegen stage taken out. Prints Markdown for docs/benchmarks.md.
 
 usage: bench/compile_time.py --build BUILD_DIR --model MODEL.tflite
            [--vela "VELA_COMMAND OPTIONS..."] [--vela-cwd DIR] [--pipeline configs/reference/C1-cascade.yaml]
@@ -68,6 +68,14 @@ def interleaved(variants: Dict[str, Callable[[Path], List[str]]], runs: int, wor
     return {name: best_of(values) for name, values in results.items()}
 
 
+def without_codegen(pipeline: Path, directory: Path) -> Path:
+    """The pipeline with its codegen stage taken out (the scheduler's figures alone)."""
+    lines = [line for line in pipeline.read_text().splitlines() if "- codegen:" not in line]
+    stripped = directory / f"{pipeline.stem}-no-codegen.yaml"
+    stripped.write_text("\n".join(lines) + "\n")
+    return stripped
+
+
 def ours(binary: Path, pipeline: Path, model: Path, threads: int) -> Callable[[Path], List[str]]:
     return lambda out: [str(binary), "run", str(pipeline), str(model), "-o", str(out), "--quiet", "--threads",
                         str(threads)]
@@ -123,8 +131,12 @@ def main() -> int:
             subprocess.run([str(args.build / "bin" / "npu-model-gen"), "mobilenet-v1", "--alpha", "0.25",
                             "--resolution", "96", "--blocks", str(LARGE_BLOCKS), "-o", str(large)], check=True,
                            stdout=subprocess.DEVNULL)
-            large_variants = {f"10,001 layers, {n} thread{'s' if n > 1 else ''}": ours(binary, pipeline, large, n)
-                              for n in (1, 2)}
+            plain = without_codegen(pipeline, work)
+            large_variants = {}
+            for n in (1, 2):
+                threads = f"{n} thread{'s' if n > 1 else ''}"
+                large_variants[f"10,001 layers, {threads}"] = ours(binary, pipeline, large, n)
+                large_variants[f"10,001 layers, no codegen, {threads}"] = ours(binary, plain, large, n)
             lines += [f"### Generated network of 10,001 layers, {pipeline.name} (best of {args.large_runs})", ""]
             lines += table(interleaved(large_variants, args.large_runs, work, {}), None)
             lines.append("")
