@@ -104,6 +104,10 @@ def main() -> int:
     parser.add_argument("--large-runs", type=int, default=3, help="rounds for the 10,001-layer network")
     parser.add_argument("--no-large", action="store_true", help="skip the 10,001-layer network")
     args = parser.parse_args()
+    # The pipeline without codegen is written to a temporary folder: its system and memory-mode names
+    # are then found in the repository's configs.
+    os.environ["NPU_PIPELINE_CONFIG_PATH"] = ":".join(
+        filter(None, [os.environ.get("NPU_PIPELINE_CONFIG_PATH"), str(REPO / "configs")]))
     binary = (args.build / "bin" / "npu-pipeline").resolve()
     model = args.model.resolve()
     pipeline = args.pipeline.resolve()
