@@ -30,7 +30,8 @@ void checkRoundTrip(const Weights& weights) {
   BOOST_TEST(plan.bytes == static_cast<std::int64_t>(stream.size()));
   std::vector<std::uint8_t> replayed{0xab}; // appended after what is there
   ethosu::weights::detail::appendPlannedWeightStream(weights, plan, workspace, replayed);
-  BOOST_TEST(std::vector<std::uint8_t>(replayed.begin() + 1, replayed.end()) == stream, boost::test_tools::per_element());
+  BOOST_TEST(std::vector<std::uint8_t>(replayed.begin() + 1, replayed.end()) == stream,
+             boost::test_tools::per_element());
   const Weights decoded = decodeWeightStream(stream);
   BOOST_TEST(decoded == weights, boost::test_tools::per_element());
 }
