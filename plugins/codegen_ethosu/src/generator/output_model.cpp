@@ -61,7 +61,7 @@ npu::GeneratedModel generateModel(const npu::CodegenRequest& request, const Code
   for (const auto& stream : code.commandStreams) {
     model.statistics.commandStreamBytes += static_cast<std::int64_t>(stream.size());
   }
-  model.statistics.readOnlyBytes = static_cast<std::int64_t>(code.readOnly.size());
+  model.statistics.readOnlyBytes = static_cast<std::int64_t>(code.readOnly->size());
   model.statistics.scratchBytes = code.scratchBytes;
   model.statistics.fastScratchBytes = code.fastScratchBytes;
   return model;
