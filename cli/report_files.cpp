@@ -34,21 +34,13 @@ std::vector<std::filesystem::path> writeFilesAtomically(const std::vector<Pendin
     auto temporary = file.path;
     temporary += ".partial";
     std::ofstream out(temporary, std::ios::binary);
-    temporaries.push_back(temporary);
-    if (file.render) {
-      try {
-        out << file.render();
-      } catch (...) {
-        out.close();
-        removeAll(temporaries); // a report that fails to render leaves nothing half-written behind
-        throw;
-      }
-    } else if (file.bytes.empty()) {
+    if (file.bytes.empty()) {
       out << file.content;
     } else {
       out.write(reinterpret_cast<const char*>(file.bytes.data()), static_cast<std::streamsize>(file.bytes.size()));
     }
     out.close();
+    temporaries.push_back(temporary);
     if (!out) {
       removeAll(temporaries);
       throw Error(ErrorKind::Usage, "cannot write report file", SourceLocation{file.path.string(), 0, 0, {}});
@@ -91,19 +83,17 @@ std::vector<std::filesystem::path> writeReportFiles(const NetworkReport& report,
   std::vector<PendingFile> pending;
   const std::string base = report.network;
   if (wants(ReportFormat::Text)) {
-    pending.push_back({directory / (base + ".txt"), {}, {}, [&report] { return renderTextReport(report); }});
+    pending.push_back({directory / (base + ".txt"), renderTextReport(report)});
   }
   if (wants(ReportFormat::Csv)) {
-    pending.push_back({directory / (base + "_summary_" + report.memory.systemName + ".csv"), {}, {}, [&report] {
-                         return renderSummaryCsv(report);
-                       }});
-    pending.push_back({directory / (base + "_per-layer.csv"), {}, {}, [&report] { return renderPerLayerCsv(report); }});
+    pending.push_back({directory / (base + "_summary_" + report.memory.systemName + ".csv"), renderSummaryCsv(report)});
+    pending.push_back({directory / (base + "_per-layer.csv"), renderPerLayerCsv(report)});
   }
   if (wants(ReportFormat::Json)) {
-    pending.push_back({directory / (base + ".json"), {}, {}, [&report] { return renderJsonReport(report); }});
+    pending.push_back({directory / (base + ".json"), renderJsonReport(report)});
   }
   if (wants(ReportFormat::Html)) {
-    pending.push_back({directory / (base + ".html"), {}, {}, [&report] { return renderHtmlReport(report); }});
+    pending.push_back({directory / (base + ".html"), renderHtmlReport(report)});
   }
   if (model != nullptr) {
     pending.push_back({directory / model->fileName, {}, model->bytes});

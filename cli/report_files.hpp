@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -21,9 +20,6 @@ struct PendingFile {
   std::filesystem::path path;
   std::string content;
   std::span<const std::uint8_t> bytes{}; ///< when not empty, written instead of `content`
-  /// When set, renders the content just before it is written, so that only one large report is held
-  /// as a string at a time (the JSON and HTML reports of a network of 10,000 layers take tens of MB).
-  std::function<std::string()> render{};
 };
 
 /// Writes every file under a temporary name, then renames them all into place; on failure removes
