@@ -34,7 +34,11 @@ std::vector<std::filesystem::path> writeFilesAtomically(const std::vector<Pendin
     auto temporary = file.path;
     temporary += ".partial";
     std::ofstream out(temporary, std::ios::binary);
-    out << file.content;
+    if (file.bytes.empty()) {
+      out << file.content;
+    } else {
+      out.write(reinterpret_cast<const char*>(file.bytes.data()), static_cast<std::streamsize>(file.bytes.size()));
+    }
     out.close();
     temporaries.push_back(temporary);
     if (!out) {
@@ -92,7 +96,7 @@ std::vector<std::filesystem::path> writeReportFiles(const NetworkReport& report,
     pending.push_back({directory / (base + ".html"), renderHtmlReport(report)});
   }
   if (model != nullptr) {
-    pending.push_back({directory / model->fileName, std::string(model->bytes.begin(), model->bytes.end())});
+    pending.push_back({directory / model->fileName, {}, model->bytes});
   }
   return writeFilesAtomically(pending, directory);
 }

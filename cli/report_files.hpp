@@ -6,16 +6,20 @@
 #include "npu/report/comparison.hpp"
 #include "npu/report/report.hpp"
 
+#include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace npu::cli {
 
-/// A file to write and its content.
+/// A file to write and its content: text, or bytes written from where they are (a generated model can
+/// be as large as its input's weights, so it is not copied into a string).
 struct PendingFile {
   std::filesystem::path path;
   std::string content;
+  std::span<const std::uint8_t> bytes{}; ///< when not empty, written instead of `content`
 };
 
 /// Writes every file under a temporary name, then renames them all into place; on failure removes

@@ -116,7 +116,7 @@ int compile(const VelaOptions& options, PluginHost& host) {
     files.push_back({fs::path(options.outputDir) / (report.network + ".json"), renderJsonReport(report)});
   }
   const fs::path model = fs::path(options.outputDir) / compilation.output->fileName;
-  files.push_back({model, std::string(compilation.output->bytes.begin(), compilation.output->bytes.end())});
+  files.push_back({model, {}, compilation.output->bytes});
   writeFilesAtomically(files, options.outputDir);
 
   if (options.verboseConfig) {

@@ -74,18 +74,32 @@ WideAddress computeUrgencies(std::vector<SearchRange>& ranges) {
 }
 
 /// Vela walks the time steps of a range and appends each new range live at that step, in index order:
-/// so neighbours come ordered by the time they first share with the range, then by index.
+/// so neighbours come ordered by the time they first share with the range, then by index. The pairs are
+/// found by a sweep in order of start time, each range against those started before it and not yet
+/// ended (all pairs against all would be quadratic: seconds at ten thousand layers).
 void collectNeighbours(std::vector<SearchRange>& ranges) {
-  for (std::size_t i = 0; i < ranges.size(); ++i) {
-    std::vector<std::pair<std::int64_t, std::size_t>> found;
-    for (std::size_t j = 0; j < ranges.size(); ++j) {
-      if (j != i && ranges[i].livesWith(ranges[j])) {
-        found.emplace_back(std::max(ranges[i].start, ranges[j].start), j);
+  std::vector<std::size_t> byStart(ranges.size());
+  std::iota(byStart.begin(), byStart.end(), std::size_t{0});
+  std::stable_sort(byStart.begin(), byStart.end(),
+                   [&](std::size_t a, std::size_t b) { return ranges[a].start < ranges[b].start; });
+  std::vector<std::vector<std::pair<std::int64_t, std::size_t>>> found(ranges.size());
+  std::vector<std::size_t> started;
+  for (const std::size_t i : byStart) {
+    // A range that ended before this one starts lives with no range that starts later either.
+    std::erase_if(started, [&](std::size_t j) { return ranges[j].end < ranges[i].start; });
+    for (const std::size_t j : started) {
+      if (ranges[i].livesWith(ranges[j])) {
+        const std::int64_t firstSharedTime = std::max(ranges[i].start, ranges[j].start);
+        found[i].emplace_back(firstSharedTime, j);
+        found[j].emplace_back(firstSharedTime, i);
       }
     }
-    std::sort(found.begin(), found.end());
-    ranges[i].neighbours.reserve(found.size());
-    for (const auto& [firstSharedTime, neighbour] : found) {
+    started.push_back(i);
+  }
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    std::sort(found[i].begin(), found[i].end());
+    ranges[i].neighbours.reserve(found[i].size());
+    for (const auto& [firstSharedTime, neighbour] : found[i]) {
       ranges[i].neighbours.push_back(neighbour);
     }
   }

@@ -4,6 +4,7 @@
 #include "cascade_builder.hpp"
 #include "feature_map_homing.hpp"
 #include "memory_snapshot.hpp"
+#include "parallel.hpp"
 #include "plan_factory.hpp"
 #include "schedule_optimiser.hpp"
 #include "schedule_output.hpp"
@@ -157,18 +158,23 @@ Schedule scheduleWith(const ScheduleRequest& request, const SchedulerOptions& op
   };
 
   request.progress.begin("scheduling " + name, 5);
-  SchedulePlan maxTemplate = maxSchedule(context, initialPlacement);
+  // The MAX and MIN schedules are independent, and so are the MAX schedule's buffering and the MIN
+  // schedule's cascades: each pair runs side by side (the results do not depend on it).
+  auto [maxTemplate, minSchedule] = maxAndMinimalSchedules(context, initialPlacement);
   updateMemorySnapshot(context, initialPlacement, maxTemplate);
-  SchedulePlan optimisedMax = proposeBuffering(context, initialPlacement, maxTemplate, kUnlimited);
-  updateMemorySnapshot(context, initialPlacement, optimisedMax);
-  request.progress.advance(1);
-
-  SchedulePlan minSchedule = minimalSchedule(context, initialPlacement);
+  SchedulePlan optimisedMax;
   const bool forSize = options.strategy == OptimisationStrategy::Size;
   const std::int64_t cascadeLimit = forSize ? graph.minimumMemoryRequirement() : options.sramLimit;
-  buildCascadesForMinSchedule(context, initialPlacement, minSchedule, maxTemplate, cascadeLimit);
-  updateMemorySnapshot(context, initialPlacement, minSchedule);
-  request.progress.advance(1);
+  invokeBoth(
+      [&] {
+        optimisedMax = proposeBuffering(context, initialPlacement, maxTemplate, kUnlimited);
+        updateMemorySnapshot(context, initialPlacement, optimisedMax);
+      },
+      [&] {
+        buildCascadesForMinSchedule(context, initialPlacement, minSchedule, maxTemplate, cascadeLimit);
+        updateMemorySnapshot(context, initialPlacement, minSchedule);
+      });
+  request.progress.advance(2);
 
   // Optimising for size: the MIN schedule's peak becomes the limit the optimisation keeps to.
   const std::int64_t workingLimit = forSize ? minSchedule.fastStoragePeak : options.sramLimit;

@@ -6,6 +6,7 @@
 #include "npu/core/diagnostics.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 namespace npu::cascade {
 
@@ -32,11 +33,15 @@ CostQuery costQuery(const SchedulingContext& context, const TensorPlacement& pla
   return query;
 }
 
-bool isNearest(Resampling resampling) { return resampling == Resampling::Nearest; }
+bool isNearest(Resampling resampling) {
+  return resampling == Resampling::Nearest;
+}
 
 } // namespace
 
-int upscaleOf(Resampling resampling) { return resampling == Resampling::None ? 1 : 2; }
+int upscaleOf(Resampling resampling) {
+  return resampling == Resampling::None ? 1 : 2;
+}
 
 OperationPlan makeOperationPlan(const SchedulingContext& context, const SchedulingOperation& op,
                                 const Shape4& ofmStripe) {
@@ -89,39 +94,89 @@ ElementAccess estimateAccess(const SchedulingContext& context, const TensorPlace
   return context.accelerator.costModel().elementAccess(context.subgraph(), context.subgraph().operation(op.id), query);
 }
 
-SchedulePlan maxSchedule(const SchedulingContext& context, const TensorPlacement& placement) {
-  const auto ops = context.operations.operations();
-  auto plans = parallelMap(ops.size(), [&](std::size_t index) {
-    const SchedulingOperation& op = ops[index];
-    OperationPlan plan = makeOperationPlan(context, op, op.ofm.shape);
-    plan.cycles = estimateCycles(context, placement, op, plan.block, op.ofm.shape.depth);
-    return plan;
-  });
-  SchedulePlan schedule("MAX", context.operationCount());
+namespace {
+
+/// The OFM stripe of operation `index` in the MIN schedule.
+Shape4 minimalStripe(std::span<const SchedulingOperation> ops, std::size_t index) {
+  const SchedulingOperation& op = ops[index];
+  // The next operation needs at least its vertical stride of rows per stripe.
+  int height = index + 1 < ops.size() ? ops[index + 1].kernel.strideY : 1;
+  if (isNearest(op.resampling)) {
+    height += height % 2; // nearest-neighbour upscaling needs even stripes
+  }
+  return op.ofm.shape.withHeight(height);
+}
+
+OperationPlan plannedWithCycles(const SchedulingContext& context, const TensorPlacement& placement,
+                                const SchedulingOperation& op, const Shape4& ofmStripe) {
+  OperationPlan plan = makeOperationPlan(context, op, ofmStripe);
+  plan.cycles = estimateCycles(context, placement, op, plan.block, op.ofm.shape.depth);
+  return plan;
+}
+
+SchedulePlan scheduleOf(const std::string& label, std::vector<OperationPlan> plans) {
+  SchedulePlan schedule(label, static_cast<int>(plans.size()));
   for (std::size_t index = 0; index < plans.size(); ++index) {
     schedule.set(static_cast<int>(index), std::move(plans[index]));
   }
   return schedule;
 }
 
+} // namespace
+
+SchedulePlan maxSchedule(const SchedulingContext& context, const TensorPlacement& placement) {
+  const auto ops = context.operations.operations();
+  return scheduleOf("MAX", parallelMap(ops.size(), [&](std::size_t index) {
+                      return plannedWithCycles(context, placement, ops[index], ops[index].ofm.shape);
+                    }));
+}
+
 SchedulePlan minimalSchedule(const SchedulingContext& context, const TensorPlacement& placement) {
   const auto ops = context.operations.operations();
-  auto plans = parallelMap(ops.size(), [&](std::size_t index) {
-    const SchedulingOperation& op = ops[index];
-    // The next operation needs at least its vertical stride of rows per stripe.
-    int height = index + 1 < ops.size() ? ops[index + 1].kernel.strideY : 1;
-    if (isNearest(op.resampling)) {
-      height += height % 2; // nearest-neighbour upscaling needs even stripes
+  return scheduleOf("MIN", parallelMap(ops.size(), [&](std::size_t index) {
+                      return plannedWithCycles(context, placement, ops[index], minimalStripe(ops, index));
+                    }));
+}
+
+std::pair<SchedulePlan, SchedulePlan> maxAndMinimalSchedules(const SchedulingContext& context,
+                                                             const TensorPlacement& placement) {
+  const auto ops = context.operations.operations();
+  const std::size_t count = ops.size();
+  // Task t < count plans operation t whole; task count + i plans operation i in its minimal stripe,
+  // unless that stripe is the whole OFM (then the MAX plan is the same call).
+  std::vector<std::size_t> minimalTask(count, count);
+  std::vector<std::size_t> tasks;
+  for (std::size_t index = 0; index < count; ++index) {
+    if (minimalStripe(ops, index) != ops[index].ofm.shape) {
+      minimalTask[index] = count + tasks.size();
+      tasks.push_back(index);
     }
-    OperationPlan plan = makeOperationPlan(context, op, op.ofm.shape.withHeight(height));
-    plan.cycles = estimateCycles(context, placement, op, plan.block, op.ofm.shape.depth);
-    return plan;
-  });
-  SchedulePlan schedule("MIN", context.operationCount());
-  for (std::size_t index = 0; index < plans.size(); ++index) {
-    schedule.set(static_cast<int>(index), std::move(plans[index]));
   }
-  return schedule;
+  const auto operationOf = [&](std::size_t task) { return task < count ? task : tasks[task - count]; };
+  const auto weightBytes = [&](std::size_t task) {
+    const SchedulingOperation& op = ops[operationOf(task)];
+    return op.hasWeights() ? context.subgraph().tensor(op.weights).byteSize() : 0;
+  };
+  // Heaviest weights first, all MAX tasks before the MIN ones so that one operation's two encodings
+  // rarely run at once (equal block depths give equal streams, then found encoded).
+  std::vector<std::size_t> order(count + tasks.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  const auto heaviestFirst = [&](std::size_t a, std::size_t b) { return weightBytes(a) > weightBytes(b); };
+  std::stable_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count), heaviestFirst);
+  std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(count), order.end(), heaviestFirst);
+
+  std::vector<OperationPlan> plans = parallelMapInOrder(order, [&](std::size_t task) {
+    const std::size_t index = operationOf(task);
+    return plannedWithCycles(context, placement, ops[index],
+                             task < count ? ops[index].ofm.shape : minimalStripe(ops, index));
+  });
+  std::vector<OperationPlan> maxPlans(plans.begin(), plans.begin() + static_cast<std::ptrdiff_t>(count));
+  std::vector<OperationPlan> minimalPlans;
+  minimalPlans.reserve(count);
+  for (std::size_t index = 0; index < count; ++index) {
+    minimalPlans.push_back(minimalTask[index] < plans.size() ? std::move(plans[minimalTask[index]]) : maxPlans[index]);
+  }
+  return {scheduleOf("MAX", std::move(maxPlans)), scheduleOf("MIN", std::move(minimalPlans))};
 }
 
 SchedulePlan stripedSchedule(const SchedulingContext& context, const TensorPlacement& placement,

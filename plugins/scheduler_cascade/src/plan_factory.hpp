@@ -7,6 +7,8 @@
 
 #include "schedule_plan.hpp"
 
+#include <utility>
+
 namespace npu::cascade {
 
 /// Vela: SchedulerOperation.create_scheduler_info.
@@ -28,6 +30,11 @@ namespace npu::cascade {
 /// Every operation in the smallest stripes the following operation's stride allows (Vela:
 /// propose_minimal_schedule).
 [[nodiscard]] SchedulePlan minimalSchedule(const SchedulingContext& context, const TensorPlacement& placement);
+
+/// maxSchedule and minimalSchedule, computed together: one parallel batch whose tasks start with the
+/// largest weights, so that two threads share the work evenly.
+[[nodiscard]] std::pair<SchedulePlan, SchedulePlan> maxAndMinimalSchedules(const SchedulingContext& context,
+                                                                           const TensorPlacement& placement);
 
 /// Stripes derived backwards from `finalStripe` for the operations `reference` covers, keeping the
 /// reference's weight buffering (Vela: propose_schedule_striping).

@@ -47,6 +47,40 @@ BOOST_AUTO_TEST_CASE(nearest_neighbour_upscaling_gets_even_min_stripes) {
   BOOST_TEST(plan.at(0).ofmStripe.height == 2);
 }
 
+BOOST_AUTO_TEST_CASE(max_and_min_schedules_planned_together_equal_those_planned_one_by_one) {
+  // 32 rows: every min stripe is thinner than its OFM; 2 rows: each min stripe is the whole OFM (the
+  // first convolution's next one strides by two), so MAX and MIN share their plans.
+  for (const int rows : {32, 2}) {
+    npu::test::GraphBuilder builder;
+    const TensorId a = builder.conv(builder.input({1, rows, 32, 8}), 64);
+    const TensorId b = builder.conv(a, 16, 3, 2);
+    builder.output(builder.conv(builder.addConstant(b, false, "bias_add"), 8));
+    const test::Fixture f(builder, npu::test::FakeSystem{});
+    const auto [max, min] = maxAndMinimalSchedules(*f.context, *f.placement);
+    const auto same = [](const SchedulePlan& together, const SchedulePlan& alone) {
+      BOOST_TEST(together.label == alone.label);
+      for (int index = 0; index < 4; ++index) {
+        const OperationPlan& x = together.at(index);
+        const OperationPlan& y = alone.at(index);
+        BOOST_TEST(x.ofmStripe == y.ofmStripe);
+        BOOST_TEST(x.ifmStripe == y.ifmStripe);
+        BOOST_TEST((x.block == y.block));
+        BOOST_TEST(x.cycles == y.cycles);
+        BOOST_TEST(x.depthSlices == y.depthSlices);
+        BOOST_REQUIRE((x.weights == nullptr) == (y.weights == nullptr));
+        if (x.weights) {
+          BOOST_TEST(x.weights->totalBytes == y.weights->totalBytes);
+        }
+      }
+    };
+    same(max, maxSchedule(*f.context, *f.placement));
+    same(min, minimalSchedule(*f.context, *f.placement));
+    if (rows == 2) {
+      BOOST_TEST(min.at(0).ofmStripe == max.at(0).ofmStripe);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(striped_proposals_derive_each_stripe_from_the_next_operations_ifm_stripe) {
   npu::test::GraphBuilder builder;
   const TensorId a = builder.conv(builder.input({1, 32, 32, 8}), 16);

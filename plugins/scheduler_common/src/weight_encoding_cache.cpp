@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "scheduler_common/weight_encoding_cache.hpp"
 
+#include <tbb/collaborative_call_once.h>
+
 #include <algorithm>
 
 namespace npu::scheduling {
@@ -39,22 +41,32 @@ WeightStreamSummary summarise(const EncodedWeights& encoded, std::span<const int
   return summary;
 }
 
+struct WeightEncodingCache::Entry {
+  tbb::collaborative_once_flag encoded;
+  std::shared_ptr<const WeightStreamSummary> summary;
+};
+
 std::shared_ptr<const WeightStreamSummary> WeightEncodingCache::encode(const Subgraph& subgraph, OperationId id,
                                                                        const BlockConfig& block,
                                                                        std::span<const int> depthSlices) const {
   Key key{id, blockKey(block), std::vector<int>(depthSlices.begin(), depthSlices.end())};
+  std::shared_ptr<Entry> entry;
   {
     const std::lock_guard lock(mutex_);
-    if (const auto it = entries_.find(key); it != entries_.end()) {
-      return it->second;
+    std::shared_ptr<Entry>& slot = entries_[std::move(key)];
+    if (!slot) {
+      slot = std::make_shared<Entry>();
     }
+    entry = slot;
   }
-  // Encode outside the lock; two tasks may encode the same stream once each, with equal results.
-  const EncodedWeights encoded =
-      accelerator_->weights().encode(subgraph, subgraph.operation(id), block, depthSlices, false);
-  auto summary = std::make_shared<const WeightStreamSummary>(summarise(encoded, depthSlices));
-  const std::lock_guard lock(mutex_);
-  return entries_.emplace(std::move(key), std::move(summary)).first->second;
+  // Encoded outside the lock, once: a task asking meanwhile joins the encoder's parallel work and
+  // returns its result. When encoding throws, the next task to ask tries again (and throws the same).
+  tbb::collaborative_call_once(entry->encoded, [&] {
+    const EncodedWeights encoded =
+        accelerator_->weights().encode(subgraph, subgraph.operation(id), block, depthSlices, false);
+    entry->summary = std::make_shared<const WeightStreamSummary>(summarise(encoded, depthSlices));
+  });
+  return entry->summary;
 }
 
 } // namespace npu::scheduling

@@ -71,7 +71,7 @@ StreamMemory streamMemoryOf(const npu::CodegenRequest& request, std::size_t inde
   const npu::MemorySystem& memory = request.accelerator.memory();
   const npu::Subgraph& subgraph = request.lowered.subgraphs.at(static_cast<std::size_t>(schedule.region.subgraph));
   StreamMemory result;
-  result.regionBytes = {{region::kReadOnly, static_cast<std::int64_t>(code.readOnly.size())},
+  result.regionBytes = {{region::kReadOnly, static_cast<std::int64_t>(code.readOnly->size())},
                         {region::kScratch, code.scratchBytes}};
   if (memory.fastStorageIsSeparate()) {
     result.regionBytes[region::kScratchFast] = code.fastScratchBytes;
@@ -83,8 +83,8 @@ StreamMemory streamMemoryOf(const npu::CodegenRequest& request, std::size_t inde
       return std::nullopt;
     }
     const int region = regionOf(address->second.area, false, memory);
-    return MemoryAccess{region, address->second.address,
-                        address->second.address + subgraph.tensor(tensor).byteSize(), write};
+    return MemoryAccess{region, address->second.address, address->second.address + subgraph.tensor(tensor).byteSize(),
+                        write};
   };
   const auto [inputs, outputs] = regionBoundary(subgraph, schedule.region);
   for (const npu::TensorId input : inputs) {
@@ -149,21 +149,23 @@ CodegenOptions readCodegenOptions(const npu::OptionValues& values) {
 
 GeneratedCode generateCode(const npu::CodegenRequest& request, const CodegenOptions& options) {
   const Architecture architecture(variantOf(request.accelerator), request.accelerator.memory());
-  const ReadOnlyArea readOnly(request.lowered, request.schedules, request.accelerator);
+  ReadOnlyArea readOnly(request.lowered, request.schedules, request.accelerator);
   const npu::MemorySystem& memory = request.accelerator.memory();
   GeneratedCode code;
-  code.readOnly = readOnly.bytes();
   code.scratchBytes = workingMemoryBytes(request.addresses, memory.featureMapArea);
   code.fastScratchBytes = workingMemoryBytes(request.addresses, memory.fastStorageArea);
   code.commandStreams.resize(request.schedules.size());
   const RegisterStreamOptions streamOptions{options.maxBlockDependency, defaultRegionLimits(architecture)};
   forEachInParallel(request.schedules.size(), [&](std::size_t index) {
-    const RegionSources sources{request.lowered,   request.schedules[index], index, request.allocations[index],
-                                request.addresses, readOnly,                 request.accelerator};
+    const RegionSources sources{
+        request.lowered, request.schedules[index], index, request.allocations[index], request.addresses,
+        readOnly,        request.accelerator};
     const RegionProgram program = buildRegionProgram(sources, architecture);
     code.commandStreams[index] =
         driverPayload(generateRegisterStream(program.npuOperations, architecture, streamOptions), architecture);
   });
+  // The streams are generated and nothing reads the area's bytes any more: they move, not copy.
+  code.readOnly = std::make_shared<const std::vector<std::uint8_t>>(readOnly.releaseBytes());
   if (options.check) {
     forEachInParallel(code.commandStreams.size(), [&](std::size_t index) {
       const auto problems = checkCommandStream(code.commandStreams[index], streamMemoryOf(request, index, code));

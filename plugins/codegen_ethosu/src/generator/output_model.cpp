@@ -5,6 +5,15 @@
 
 #include "npu/core/input_file.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <span>
+#include <string>
+#include <vector>
+
 namespace ethosu::codegen {
 
 namespace {
@@ -25,9 +34,43 @@ std::vector<std::map<npu::TensorId, std::int64_t>> arenaOffsetsOf(const npu::Cod
   return offsets;
 }
 
-std::vector<std::uint8_t> readSourceModel(const npu::Graph& input) {
-  return npu::readInputFileBytes(input.sourcePath, npu::kModelFile);
-}
+/// The model the input was read from, mapped read-only rather than read: the writer looks only at its
+/// operator options, so its weights (most of a large model) are never paged in or copied. A file that
+/// cannot be mapped is read as before.
+class SourceModel {
+public:
+  explicit SourceModel(const std::string& path) {
+    npu::checkInputFile(path, npu::kModelFile); // the usual errors for a missing or oversized file
+    const int descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat status {};
+    if (descriptor >= 0 && ::fstat(descriptor, &status) == 0 && status.st_size > 0) {
+      void* mapped = ::mmap(nullptr, static_cast<std::size_t>(status.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0);
+      if (mapped != MAP_FAILED) {
+        mapped_ = std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(mapped),
+                                                static_cast<std::size_t>(status.st_size));
+      }
+    }
+    if (descriptor >= 0) {
+      ::close(descriptor);
+    }
+    if (mapped_.empty()) {
+      read_ = npu::readInputFileBytes(path, npu::kModelFile);
+    }
+  }
+  SourceModel(const SourceModel&) = delete;
+  SourceModel& operator=(const SourceModel&) = delete;
+  ~SourceModel() {
+    if (!mapped_.empty()) {
+      ::munmap(const_cast<std::uint8_t*>(mapped_.data()), mapped_.size());
+    }
+  }
+
+  [[nodiscard]] std::span<const std::uint8_t> bytes() const { return mapped_.empty() ? std::span(read_) : mapped_; }
+
+private:
+  std::span<const std::uint8_t> mapped_;
+  std::vector<std::uint8_t> read_;
+};
 
 } // namespace
 
@@ -36,9 +79,9 @@ npu::GeneratedModel generateModel(const npu::CodegenRequest& request, const Code
   const OutputGraph output = buildOutputGraph(request.lowered, request.schedules, code, arenaOffsetsOf(request));
 
   // CPU operators keep the options of the model they were read from.
-  const std::vector<std::uint8_t> source = readSourceModel(request.input);
+  const SourceModel source(request.input.sourcePath);
   auto writeOptions = npu::tflite_frontend::velaWriteOptions();
-  writeOptions.sourceModel = source;
+  writeOptions.sourceModel = source.bytes();
   const bool hasNpuCode = !request.schedules.empty();
   for (std::size_t s = 0; s < output.graph.subgraphs.size(); ++s) {
     auto& placements = writeOptions.placements.emplace_back(output.graph.subgraphs[s].tensors.size());
@@ -61,7 +104,7 @@ npu::GeneratedModel generateModel(const npu::CodegenRequest& request, const Code
   for (const auto& stream : code.commandStreams) {
     model.statistics.commandStreamBytes += static_cast<std::int64_t>(stream.size());
   }
-  model.statistics.readOnlyBytes = static_cast<std::int64_t>(code.readOnly.size());
+  model.statistics.readOnlyBytes = static_cast<std::int64_t>(code.readOnly->size());
   model.statistics.scratchBytes = code.scratchBytes;
   model.statistics.fastScratchBytes = code.fastScratchBytes;
   return model;

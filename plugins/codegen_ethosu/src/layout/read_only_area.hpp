@@ -55,6 +55,9 @@ public:
   [[nodiscard]] const OperationWeights* weights(std::size_t schedule, std::size_t position) const;
   /// The whole area's contents (zeros where nothing is copied in, as Vela leaves raw biases).
   [[nodiscard]] const std::vector<std::uint8_t>& bytes() const { return bytes_; }
+  /// The contents moved out (the flash image is large: it is not copied); bytes() is empty afterwards,
+  /// while addresses and weights stay valid.
+  [[nodiscard]] std::vector<std::uint8_t> releaseBytes() { return std::move(bytes_); }
   /// What is stored where, in address order.
   [[nodiscard]] const std::vector<ReadOnlyEntry>& entries() const { return entries_; }
 

@@ -79,15 +79,13 @@ private:
   std::map<npu::TensorId, std::int64_t> offsets_;
 };
 
-npu::Tensor bytesTensor(std::string name, std::int64_t size, const std::vector<std::uint8_t>* data) {
+npu::Tensor bytesTensor(std::string name, std::int64_t size, std::shared_ptr<const std::vector<std::uint8_t>> data) {
   npu::Tensor tensor;
   tensor.name = std::move(name);
   tensor.shape = npu::Shape{static_cast<int>(size)};
   tensor.type = npu::DataType::UInt8;
   tensor.purpose = npu::TensorPurpose::FeatureMap;
-  if (data != nullptr) {
-    tensor.data = std::make_shared<const std::vector<std::uint8_t>>(*data);
-  }
+  tensor.data = std::move(data);
   return tensor;
 }
 
@@ -184,7 +182,7 @@ OutputGraph buildOutputGraph(const npu::Graph& lowered, std::span<const npu::Sch
       }
       if (shared[0] == npu::kNoTensor) {
         shared[0] = builder.add(
-            bytesTensor(sharedName + "_flash", static_cast<std::int64_t>(code.readOnly.size()), &code.readOnly), -1);
+            bytesTensor(sharedName + "_flash", static_cast<std::int64_t>(code.readOnly->size()), code.readOnly), -1);
         shared[1] = builder.add(bytesTensor(sharedName + "_scratch", code.scratchBytes, nullptr), 0);
         shared[2] = builder.add(bytesTensor(sharedName + "_scratch_fast", code.fastScratchBytes, nullptr), 0);
       }
@@ -196,9 +194,10 @@ OutputGraph buildOutputGraph(const npu::Graph& lowered, std::span<const npu::Sch
       call.placement = npu::Placement::Cpu;
       call.attributes.set("custom_code", std::string("ethos-u"));
       call.attributes.set("custom_options", kCustomOptions);
-      call.inputs = {
-          builder.add(bytesTensor(name + "_command_stream", static_cast<std::int64_t>(stream.size()), &stream), -1),
-          shared[0], shared[1], shared[2]};
+      call.inputs = {builder.add(bytesTensor(name + "_command_stream", static_cast<std::int64_t>(stream.size()),
+                                             std::make_shared<const std::vector<std::uint8_t>>(stream)),
+                                 -1),
+                     shared[0], shared[1], shared[2]};
       const auto [inputs, outputs] = regionBoundary(source, schedule.region);
       for (const npu::TensorId input : inputs) {
         call.inputs.push_back(builder.copy(input));

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -21,7 +22,9 @@ namespace ethosu::codegen {
 /// What the output model holds besides the CPU part.
 struct GeneratedCode {
   std::vector<std::vector<std::uint8_t>> commandStreams; ///< one per schedule (driver payloads)
-  std::vector<std::uint8_t> readOnly;                    ///< the flash contents
+  /// The flash contents, shared with the output model's flash tensor rather than copied (it holds every
+  /// encoded weight stream: the whole model's size).
+  std::shared_ptr<const std::vector<std::uint8_t>> readOnly = std::make_shared<const std::vector<std::uint8_t>>();
   std::int64_t scratchBytes = 0;
   std::int64_t fastScratchBytes = 0;
 };
@@ -40,8 +43,8 @@ struct OutputGraph {
 
 /// The region's inputs and outputs in the order Vela's extract_npu_subgraphs meets them: inputs as the
 /// region's operations read them (constants excluded), outputs as they write them.
-[[nodiscard]] std::pair<std::vector<npu::TensorId>, std::vector<npu::TensorId>> regionBoundary(
-    const npu::Subgraph& subgraph, const npu::NpuRegion& region);
+[[nodiscard]] std::pair<std::vector<npu::TensorId>, std::vector<npu::TensorId>>
+regionBoundary(const npu::Subgraph& subgraph, const npu::NpuRegion& region);
 
 /// The name Vela gives the NPU subgraph of the `index`-th (from 1) region of a subgraph named `name`.
 [[nodiscard]] std::string npuSubgraphName(const std::string& subgraphName, int index);

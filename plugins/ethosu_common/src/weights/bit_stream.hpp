@@ -7,22 +7,27 @@
 
 #include "npu/core/diagnostics.hpp"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
 
 namespace ethosu::weights::detail {
 
-/// Appends to a byte vector; whole bytes go out as soon as they are complete.
+/// Appends to a byte vector. Fields gather in a register, full 32-bit words in a small buffer that goes
+/// to the vector when full (and when the writer goes out of scope): byte stores could alias the
+/// writer's own state, which would then live in memory rather than registers.
 class BitWriter {
 public:
   explicit BitWriter(std::vector<std::uint8_t>& bytes) : bytes_(bytes), startByte_(bytes.size()) {}
   BitWriter(const BitWriter&) = delete;
   BitWriter& operator=(const BitWriter&) = delete;
-  /// Writes out an incomplete last byte, its unwritten bits zero.
+  /// Writes out what is pending, an incomplete last byte with its unwritten bits zero.
   ~BitWriter() {
-    if (pendingBits_ > 0) {
+    flushWords();
+    for (; pendingBits_ > 0; pendingBits_ = pendingBits_ > 8U ? pendingBits_ - 8U : 0U) {
       bytes_.push_back(static_cast<std::uint8_t>(pending_ & 0xffU));
+      pending_ >>= 8U;
     }
   }
 
@@ -31,20 +36,38 @@ public:
     const std::uint64_t mask = (std::uint64_t{1} << static_cast<unsigned>(bitCount)) - 1U;
     pending_ |= (value & mask) << pendingBits_;
     pendingBits_ += static_cast<unsigned>(bitCount);
-    while (pendingBits_ >= 8U) {
-      bytes_.push_back(static_cast<std::uint8_t>(pending_ & 0xffU));
-      pending_ >>= 8U;
-      pendingBits_ -= 8U;
+    if (pendingBits_ >= 32U) {
+      words_[wordCount_++] = static_cast<std::uint32_t>(pending_);
+      pending_ >>= 32U;
+      pendingBits_ -= 32U;
+      if (wordCount_ == words_.size()) {
+        flushWords();
+      }
     }
   }
   /// Bits written through this writer.
-  [[nodiscard]] std::size_t bitPosition() const { return (bytes_.size() - startByte_) * 8U + pendingBits_; }
+  [[nodiscard]] std::size_t bitPosition() const {
+    return (bytes_.size() - startByte_) * 8U + wordCount_ * 32U + pendingBits_;
+  }
 
 private:
+  void flushWords() {
+    const std::size_t start = bytes_.size();
+    bytes_.resize(start + wordCount_ * 4U);
+    for (std::size_t word = 0; word < wordCount_; ++word) {
+      for (std::size_t byte = 0; byte < 4U; ++byte) {
+        bytes_[start + word * 4U + byte] = static_cast<std::uint8_t>((words_[word] >> (8U * byte)) & 0xffU);
+      }
+    }
+    wordCount_ = 0;
+  }
+
   std::vector<std::uint8_t>& bytes_;
   std::size_t startByte_;
-  std::uint64_t pending_ = 0; ///< bits of the incomplete byte (fewer than 8 before each put)
+  std::uint64_t pending_ = 0; ///< bits not yet in a word (fewer than 32 before each put)
   unsigned pendingBits_ = 0;
+  std::array<std::uint32_t, 64> words_{};
+  std::size_t wordCount_ = 0;
 };
 
 class BitReader {

@@ -23,6 +23,29 @@ struct CodecWorkspace {
   GrcSearchScratch search;
 };
 
+/// The encoder's decisions for one stream: where each palette section starts and the parameter
+/// segments of its weights and zero runs. With the weights, they give back the stream without a search
+/// (the palettes follow from the sections' weights).
+struct StreamPlan {
+  struct Section {
+    std::size_t start = 0;
+    std::vector<GrcSegment> weightSegments;
+    std::vector<GrcSegment> zeroRunSegments;
+  };
+  std::vector<Section> sections;
+  std::int64_t bytes = 0; ///< the size of the encoded stream
+
+  /// Memory the plan takes, roughly.
+  [[nodiscard]] std::size_t memoryBytes() const;
+};
+
+/// weightStreamSize(weights) with the decisions that lead to it.
+[[nodiscard]] StreamPlan planWeightStream(std::span<const std::int16_t> weights, CodecWorkspace& workspace);
+
+/// appendWeightStream(weights) from the plan planWeightStream made for the same weights.
+void appendPlannedWeightStream(std::span<const std::int16_t> weights, const StreamPlan& plan, CodecWorkspace& workspace,
+                               std::vector<std::uint8_t>& stream);
+
 /// encodeWeightStream(weights), appended to `stream`.
 void appendWeightStream(std::span<const std::int16_t> weights, CodecWorkspace& workspace,
                         std::vector<std::uint8_t>& stream);

@@ -4,6 +4,7 @@
 #include "stream_format.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 
 namespace ethosu::weights::detail {
@@ -71,6 +72,9 @@ private:
       }
     }
 
+    if (fast_) {
+      markLatest(lastSeen_[slotOf(weight)], position);
+    }
     lastSeen_[slotOf(weight)] = position;
     if (weight == 0) {
       ++zeroCount_;
@@ -170,6 +174,9 @@ private:
   /// All windows of one position end at `last`; the counts of the ranges scanned so far are kept in
   /// distinctSuffix_ (index: last - first), so a larger window only scans what the smaller ones did not.
   [[nodiscard]] std::int64_t distinctValuesFrom(std::int64_t first, std::int64_t last) {
+    if (fast_ && last - first < kLatestRing) {
+      return countLatest(first, last);
+    }
     if (!fast_) {
       distinctSuffix_.clear(); // the plain search counts every window on its own
     }
@@ -183,8 +190,38 @@ private:
     return distinctSuffix_[length];
   }
 
+  /// The fast search keeps, for the latest kLatestRing positions, one bit per position: set where the
+  /// weight there has not occurred since. A window's distinct values are then the set bits of its range,
+  /// counted a word at a time; longer windows (long runs of zeros) are scanned.
+  static constexpr std::int64_t kLatestRing = std::int64_t{1} << 14;
+
+  void markLatest(std::int64_t previous, std::int64_t position) {
+    if (previous >= 0 && position - previous < kLatestRing) {
+      const auto bit = static_cast<std::uint64_t>(previous % kLatestRing);
+      latest_[bit / 64U] &= ~(std::uint64_t{1} << (bit % 64U));
+    }
+    const auto bit = static_cast<std::uint64_t>(position % kLatestRing);
+    latest_[bit / 64U] |= std::uint64_t{1} << (bit % 64U);
+  }
+
+  /// Set bits of positions first..last (at most kLatestRing of them, the last the current position).
+  [[nodiscard]] std::int64_t countLatest(std::int64_t first, std::int64_t last) const {
+    std::int64_t count = 0;
+    for (std::int64_t position = first; position <= last;) {
+      const auto bit = static_cast<std::uint64_t>(position % kLatestRing);
+      const std::uint64_t offset = bit % 64U;
+      const auto take = static_cast<std::uint64_t>(
+          std::min<std::int64_t>(static_cast<std::int64_t>(64U - offset), last - position + 1));
+      const std::uint64_t mask = (take == 64U ? ~std::uint64_t{0} : (std::uint64_t{1} << take) - 1U) << offset;
+      count += std::popcount(latest_[bit / 64U] & mask);
+      position += static_cast<std::int64_t>(take);
+    }
+    return count;
+  }
+
   std::span<const std::int16_t> weights_;
   bool fast_;
+  std::array<std::uint64_t, kLatestRing / 64> latest_{};
   std::array<std::int64_t, kWeightSlots> lastSeen_{};
   std::array<std::int64_t, kRecentNonZeros> recentNonZeros_; // only entries written are read: no fill
   std::int64_t nonZeroCount_ = 0;

@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <array>
-#include <optional>
 #include <string>
 
 namespace ethosu::weights {
@@ -43,60 +42,76 @@ enum class SymbolKind : std::uint8_t { Weights, ZeroRuns };
 class Chunker {
 public:
   Chunker(std::span<const int> symbols, int divisorBits, bool truncated, int slots, SymbolKind kind)
-      : symbols_(symbols), divisorBits_(divisorBits), truncated_(truncated), slots_(slots), kind_(kind) {}
+      : symbols_(symbols), divisorBits_(divisorBits), step_(kind == SymbolKind::ZeroRuns ? 1 : (truncated ? 3 : 2)),
+        slots_(slots) {}
 
   [[nodiscard]] std::int64_t position() const { return position_; }
   [[nodiscard]] bool done() const { return position_ >= std::ssize(symbols_); }
 
-  Chunk next() {
-    Chunk chunk;
+  /// Cuts the next chunk into `chunk` (whose remainders beyond its count are left as they were).
+  void next(Chunk& chunk) {
+    chunk.unary = 0;
+    chunk.secondUnary = 0;
+    chunk.secondUnaryBits = 0;
+    chunk.remainderCount = 0;
+    switch (step_) {
+    case 1:
+      nextChunk<1>(chunk);
+      break;
+    case 2:
+      nextChunk<2>(chunk);
+      break;
+    default:
+      nextChunk<3>(chunk);
+      break;
+    }
+  }
+
+private:
+  /// Slot k of a quotient q holds q - k * Step while that is not negative; its unary bit says whether
+  /// that is positive, and (weights: Step 2 or 3) a positive one adds a second unary bit saying
+  /// whether it is above 1. A symbol's slots may continue in the next chunk; its remainder goes with
+  /// the chunk of its last slot.
+  template <int Step>
+  void nextChunk(Chunk& chunk) {
+    const auto count = std::ssize(symbols_);
+    const int remainderMask = (1 << divisorBits_) - 1;
     int slot = 0;
     while (slot < slots_) {
       if (quotient_ < 0) {
-        if (!done()) {
-          const int symbol = symbols_[static_cast<std::size_t>(position_)];
-          quotient_ = symbol >> divisorBits_;
-          remainder_ = symbol & ((1 << divisorBits_) - 1);
-        } else {
-          quotient_ = 0;
-          remainder_ = -1;
+        if (position_ >= count) {
+          return; // padding: zero quotients without remainders fill the rest
         }
+        const int symbol = symbols_[static_cast<std::size_t>(position_)];
+        quotient_ = symbol >> divisorBits_;
+        remainder_ = symbol & remainderMask;
       }
-      while (quotient_ >= 0 && slot < slots_) {
-        fillSlot(chunk, slot);
-        ++slot;
+      const int taken = std::min(quotient_ / Step + 1, slots_ - slot);
+      const int positive = std::min(taken, (quotient_ + Step - 1) / Step);
+      chunk.unary |= static_cast<std::uint32_t>(lowBits(positive) << static_cast<unsigned>(slot));
+      if constexpr (Step > 1) {
+        const int aboveOne = std::min(taken, (quotient_ + Step - 2) / Step);
+        chunk.secondUnary |=
+            static_cast<std::uint32_t>(lowBits(aboveOne) << static_cast<unsigned>(chunk.secondUnaryBits));
+        chunk.secondUnaryBits += positive;
       }
-      if (quotient_ < 0 && remainder_ >= 0) {
+      quotient_ -= taken * Step;
+      slot += taken;
+      if (quotient_ < 0) {
         chunk.remainders[static_cast<std::size_t>(chunk.remainderCount++)] = remainder_;
         ++position_;
       }
     }
-    return chunk;
   }
 
-private:
-  void fillSlot(Chunk& chunk, int slot) {
-    if (quotient_ > 0) {
-      chunk.unary |= 1U << static_cast<unsigned>(slot);
-    }
-    if (kind_ == SymbolKind::ZeroRuns) {
-      quotient_ -= 1;
-      return;
-    }
-    if (quotient_ > 0) {
-      if (quotient_ > 1) {
-        chunk.secondUnary |= 1U << static_cast<unsigned>(chunk.secondUnaryBits);
-      }
-      ++chunk.secondUnaryBits;
-    }
-    quotient_ -= truncated_ ? 3 : 2;
+  [[nodiscard]] static std::uint64_t lowBits(int count) {
+    return (std::uint64_t{1} << static_cast<unsigned>(count)) - 1U;
   }
 
   std::span<const int> symbols_;
   int divisorBits_;
-  bool truncated_;
+  int step_; ///< quotient per slot: 1 for zero runs, 2 for weights, 3 for truncated weights
   int slots_;
-  SymbolKind kind_;
   std::int64_t position_ = 0;
   int quotient_ = -1;
   int remainder_ = -1;
@@ -130,11 +145,9 @@ void writeSliceHeader(BitWriter& writer, const SliceInput& slice, const GrcParam
   }
 }
 
-void writeRemainders(BitWriter& writer, const std::optional<Chunk>& chunk, int divisorBits) {
-  if (chunk) {
-    for (int index = 0; index < chunk->remainderCount; ++index) {
-      writer.put(divisorBits, static_cast<std::uint32_t>(chunk->remainders[static_cast<std::size_t>(index)]));
-    }
+void writeRemainders(BitWriter& writer, const Chunk& chunk, int divisorBits) {
+  for (int index = 0; index < chunk.remainderCount; ++index) {
+    writer.put(divisorBits, static_cast<std::uint32_t>(chunk.remainders[static_cast<std::size_t>(index)]));
   }
 }
 
@@ -150,33 +163,41 @@ void writeSlice(BitWriter& writer, const SliceInput& slice) {
   Chunker zeroRuns(slice.zeroRuns, slice.zeroRunDivisorBits, false, zeroRunSlots, SymbolKind::ZeroRuns);
 
   // Weight and zero-run chunks alternate, the zero runs kept at most 8 symbols behind; each chunk's
-  // remainders follow the next chunk's unary fields.
-  std::optional<Chunk> previousWeights;
-  std::optional<Chunk> previousZeroRuns;
+  // remainders follow the next chunk's unary fields. Two chunks of each kind take turns: the current
+  // one and the previous one, whose remainders are still to write.
+  std::array<Chunk, 2> weightChunks;
+  std::array<Chunk, 2> zeroRunChunks;
+  std::array<bool, 2> haveWeights{};
+  std::array<bool, 2> haveZeroRuns{};
+  std::size_t current = 0;
   do {
+    const std::size_t previous = current ^ 1U;
     const std::int64_t balance = palette.zeroRuns ? weights.position() - zeroRuns.position() : 0;
-    std::optional<Chunk> weightChunk;
-    std::optional<Chunk> zeroRunChunk;
-    if (balance < kMaxChunkImbalance && !weights.done()) {
-      weightChunk = weights.next();
+    haveWeights[current] = balance < kMaxChunkImbalance && !weights.done();
+    if (haveWeights[current]) {
+      weights.next(weightChunks[current]);
     }
-    if (balance >= 0 && palette.zeroRuns && !zeroRuns.done()) {
-      zeroRunChunk = zeroRuns.next();
+    haveZeroRuns[current] = balance >= 0 && palette.zeroRuns && !zeroRuns.done();
+    if (haveZeroRuns[current]) {
+      zeroRuns.next(zeroRunChunks[current]);
     }
-    if (weightChunk && !weightGrc.uncompressed) {
-      writer.put(kWeightUnaryBits, weightChunk->unary);
+    if (haveWeights[current] && !weightGrc.uncompressed) {
+      writer.put(kWeightUnaryBits, weightChunks[current].unary);
     }
-    if (zeroRunChunk) {
-      writer.put(zeroRunSlots, zeroRunChunk->unary);
+    if (haveZeroRuns[current]) {
+      writer.put(zeroRunSlots, zeroRunChunks[current].unary);
     }
-    if (weightChunk && !weightGrc.uncompressed) {
-      writer.put(weightChunk->secondUnaryBits, weightChunk->secondUnary);
+    if (haveWeights[current] && !weightGrc.uncompressed) {
+      writer.put(weightChunks[current].secondUnaryBits, weightChunks[current].secondUnary);
     }
-    writeRemainders(writer, previousWeights, weightDivisor);
-    writeRemainders(writer, previousZeroRuns, slice.zeroRunDivisorBits);
-    previousWeights = std::move(weightChunk);
-    previousZeroRuns = std::move(zeroRunChunk);
-  } while (previousWeights || previousZeroRuns);
+    if (haveWeights[previous]) {
+      writeRemainders(writer, weightChunks[previous], weightDivisor);
+    }
+    if (haveZeroRuns[previous]) {
+      writeRemainders(writer, zeroRunChunks[previous], slice.zeroRunDivisorBits);
+    }
+    current = previous;
+  } while (haveWeights[current ^ 1U] || haveZeroRuns[current ^ 1U]);
 }
 
 /// Weight symbols of a section and, in zero-run mode, the run of zeros before each symbol and after the
@@ -283,7 +304,7 @@ void forEachSlice(const SectionPlan& plan, const CodecWorkspace& workspace, Visi
 }
 
 /// Unary slots and second unary bits of symbols whose quotients fill `QuotientPerSlot` per slot
-/// (Chunker::fillSlot): a quotient q takes q / step + 1 slots, of which ceil(q / step) are non-zero.
+/// (Chunker::fillSlots): a quotient q takes q / step + 1 slots, of which ceil(q / step) are non-zero.
 template <int QuotientPerSlot>
 void countWeightSlots(std::span<const int> symbols, int divisorBits, std::int64_t& slots,
                       std::int64_t& secondUnaryBits) {
@@ -342,16 +363,61 @@ void checkRange(std::span<const std::int16_t> weights) {
   }
 }
 
-/// Calls `visit(SliceInput)` for every slice of the stream of `weights`, section by section.
+/// Calls `visit(SliceInput)` for every slice of the stream of `weights`, section by section; records
+/// the decisions in `record` when given.
 template <typename Visit>
-void forEachPlannedSlice(std::span<const std::int16_t> weights, CodecWorkspace& workspace, Visit&& visit) {
+void forEachPlannedSlice(std::span<const std::int16_t> weights, CodecWorkspace& workspace, Visit&& visit,
+                         StreamPlan* record = nullptr) {
   const std::vector<std::size_t> starts = findPaletteSections(weights);
   SectionPlan plan;
   for (std::size_t index = 0; index < starts.size(); ++index) {
     const std::size_t end = index + 1 < starts.size() ? starts[index + 1] : weights.size();
     planSection(weights.subspan(starts[index], end - starts[index]), workspace, plan);
+    if (record != nullptr) {
+      record->sections.push_back({starts[index], workspace.weightSegments, workspace.zeroRunSegments});
+    }
     forEachSlice(plan, workspace, visit);
   }
+}
+
+/// forEachPlannedSlice with the decisions of `recorded` instead of a search.
+template <typename Visit>
+void forEachReplayedSlice(std::span<const std::int16_t> weights, const StreamPlan& recorded, CodecWorkspace& workspace,
+                          Visit&& visit) {
+  SectionPlan plan;
+  for (std::size_t index = 0; index < recorded.sections.size(); ++index) {
+    const StreamPlan::Section& section = recorded.sections[index];
+    const std::size_t end = index + 1 < recorded.sections.size() ? recorded.sections[index + 1].start : weights.size();
+    const std::span<const std::int16_t> values = weights.subspan(section.start, end - section.start);
+    plan.palette = choosePalette(values);
+    plan.uncompressedBits = plan.palette.uncompressedSymbolBits();
+    splitSymbols(values, plan.palette, workspace.symbols, workspace.zeroRuns);
+    workspace.weightSegments = section.weightSegments;
+    workspace.zeroRunSegments = section.zeroRunSegments;
+    forEachSlice(plan, workspace, visit);
+  }
+}
+
+/// Writes every slice `slices(visit)` visits, then the end of the stream.
+template <typename Slices>
+void writeStream(std::vector<std::uint8_t>& stream, Slices&& slices) {
+  BitWriter writer(stream);
+  slices([&](const SliceInput& slice) { writeSlice(writer, slice); });
+  // End marker, then ones up to the next byte and 0xff bytes up to the next 16 bytes.
+  writer.put(3, kEndOfStream);
+  writer.put(static_cast<int>((8 - (writer.bitPosition() & 7U)) & 7U), 0xffU);
+  while ((writer.bitPosition() % kStreamAlignmentBits) != 0) {
+    writer.put(8, 0xffU);
+  }
+}
+
+/// The bytes of the stream whose slices `slices(visit)` visits.
+template <typename Slices>
+std::int64_t streamBytes(Slices&& slices) {
+  std::int64_t bits = 0;
+  slices([&](const SliceInput& slice) { bits += sliceBits(slice); });
+  const std::int64_t endMarkerBits = 3;
+  return npu::roundUp(bits + endMarkerBits, std::int64_t{kStreamAlignmentBits}) / 8;
 }
 
 } // namespace
@@ -364,14 +430,7 @@ void appendWeightStream(std::span<const std::int16_t> weights, CodecWorkspace& w
   if (weights.empty()) {
     return;
   }
-  BitWriter writer(stream);
-  forEachPlannedSlice(weights, workspace, [&](const SliceInput& slice) { writeSlice(writer, slice); });
-  // End marker, then ones up to the next byte and 0xff bytes up to the next 16 bytes.
-  writer.put(3, kEndOfStream);
-  writer.put(static_cast<int>((8 - (writer.bitPosition() & 7U)) & 7U), 0xffU);
-  while ((writer.bitPosition() % kStreamAlignmentBits) != 0) {
-    writer.put(8, 0xffU);
-  }
+  writeStream(stream, [&](auto&& visit) { forEachPlannedSlice(weights, workspace, visit); });
 }
 
 std::int64_t weightStreamSize(std::span<const std::int16_t> weights, CodecWorkspace& workspace) {
@@ -379,10 +438,32 @@ std::int64_t weightStreamSize(std::span<const std::int16_t> weights, CodecWorksp
   if (weights.empty()) {
     return 0;
   }
-  std::int64_t bits = 0;
-  forEachPlannedSlice(weights, workspace, [&](const SliceInput& slice) { bits += sliceBits(slice); });
-  const std::int64_t endMarkerBits = 3;
-  return npu::roundUp(bits + endMarkerBits, std::int64_t{kStreamAlignmentBits}) / 8;
+  return streamBytes([&](auto&& visit) { forEachPlannedSlice(weights, workspace, visit); });
+}
+
+StreamPlan planWeightStream(std::span<const std::int16_t> weights, CodecWorkspace& workspace) {
+  checkRange(weights);
+  StreamPlan plan;
+  if (!weights.empty()) {
+    plan.bytes = streamBytes([&](auto&& visit) { forEachPlannedSlice(weights, workspace, visit, &plan); });
+  }
+  return plan;
+}
+
+void appendPlannedWeightStream(std::span<const std::int16_t> weights, const StreamPlan& plan, CodecWorkspace& workspace,
+                               std::vector<std::uint8_t>& stream) {
+  if (weights.empty()) {
+    return;
+  }
+  writeStream(stream, [&](auto&& visit) { forEachReplayedSlice(weights, plan, workspace, visit); });
+}
+
+std::size_t StreamPlan::memoryBytes() const {
+  std::size_t memory = sizeof(StreamPlan);
+  for (const Section& section : sections) {
+    memory += sizeof(Section) + (section.weightSegments.size() + section.zeroRunSegments.size()) * sizeof(GrcSegment);
+  }
+  return memory;
 }
 
 } // namespace detail

@@ -92,22 +92,39 @@ private:
   };
 
   /// For each OFM micro-block: kernel positions, then (depth-first) the IFM micro-blocks of the block.
+  /// Each IFM micro-block appends its OFM channels' runs of consecutive IFM channels (contiguous in the
+  /// OHWI volume), zero padded.
   void appendOfmMicroBlocks(const SubKernel& sub, int ofmBlock, int ofmBlockDepth, int ifmStart, int ifmSpan) {
     const bool depthwise = parameters_.traversal == WeightTraversal::Depthwise;
     const int ifmMicroBlockDepth = depthwise ? 1 : parameters_.ifmMicroBlockDepth;
-    for (int ofmMicroBlock = 0; ofmMicroBlock < ofmBlockDepth; ofmMicroBlock += parameters_.ofmMicroBlockDepth) {
+    const int ofmMicroBlockDepth = parameters_.ofmMicroBlockDepth;
+    const auto ofmStride =
+        static_cast<std::ptrdiff_t>(std::int64_t{weights_.kernelHeight} * weights_.kernelWidth * weights_.ifmDepth);
+    const auto groupSize = static_cast<std::size_t>(ofmMicroBlockDepth) * static_cast<std::size_t>(ifmMicroBlockDepth);
+    for (int ofmMicroBlock = 0; ofmMicroBlock < ofmBlockDepth; ofmMicroBlock += ofmMicroBlockDepth) {
       for (int element = 0; element < sub.elements; ++element) {
         const int x = element % sub.width;
         const int y = element / sub.width;
+        const auto kernelOffset = static_cast<std::ptrdiff_t>(
+            (std::int64_t{sub.top + y} * weights_.kernelWidth + sub.left + x) * weights_.ifmDepth);
         for (int ifmMicroBlock = 0; ifmMicroBlock < ifmSpan; ifmMicroBlock += parameters_.ifmMicroBlockDepth) {
-          for (int ofmOffset = 0; ofmOffset < parameters_.ofmMicroBlockDepth; ++ofmOffset) {
-            for (int ifmOffset = 0; ifmOffset < ifmMicroBlockDepth; ++ifmOffset) {
-              const int ofm = ofmBlock + ofmMicroBlock + ofmOffset;
-              const int ifm = ifmStart + ifmMicroBlock + ifmOffset;
-              const bool inside = ifm < weights_.ifmDepth && ofm < channels_.count && y < sub.height;
-              out_.push_back(inside ? weights_.at(channels_.first + ofm * channels_.step, sub.top + y, sub.left + x, ifm)
-                                    : std::int16_t{0});
+          const std::size_t start = out_.size();
+          out_.resize(start + groupSize); // zeros: what lies outside the volume or the sub-kernel reads
+          if (y >= sub.height) {
+            continue;
+          }
+          const int ifm = ifmStart + ifmMicroBlock;
+          const int ifmCount = std::clamp(weights_.ifmDepth - ifm, 0, ifmMicroBlockDepth);
+          std::int16_t* group = out_.data() + start;
+          for (int ofmOffset = 0; ofmOffset < ofmMicroBlockDepth; ++ofmOffset) {
+            const int ofm = ofmBlock + ofmMicroBlock + ofmOffset;
+            if (ofm >= channels_.count) {
+              break;
             }
+            const std::int16_t* source =
+                weights_.values.data() +
+                static_cast<std::ptrdiff_t>(channels_.first + ofm * channels_.step) * ofmStride + kernelOffset + ifm;
+            std::copy_n(source, ifmCount, group + static_cast<std::ptrdiff_t>(ofmOffset) * ifmMicroBlockDepth);
           }
         }
       }

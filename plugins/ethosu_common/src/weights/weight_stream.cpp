@@ -57,7 +57,7 @@ struct CoreStream {
   int first = 0;
   int length = 0;
   int core = 0;
-  int blockDepth = 0; ///< this core's share of the OFM block depth; 0: the core has no channels
+  int blockDepth = 0;                ///< this core's share of the OFM block depth; 0: the core has no channels
   std::vector<std::uint8_t> scales;  ///< padded to 16 bytes
   std::vector<std::uint8_t> weights; ///< the encoded weights, when the stream is kept
   std::int64_t weightBytes = 0;
@@ -72,26 +72,26 @@ void encodeStream(const WeightStreamInput& input, const WeightEncoderConfig& con
   reorder.ofmBlockDepth = stream.blockDepth;
   // The core's channels of the slice: first + core, first + core + cores, ... below first + length.
   const int coreChannels = (stream.length - stream.core + config.cores - 1) / config.cores;
-  detail::reorderWeightsInto(input.weights, detail::OfmSelection{stream.first + stream.core, coreChannels, config.cores},
-                             reorder, reordered);
-  StreamCache::Stream encoded = cache != nullptr ? cache->find(reordered) : nullptr;
-  if (encoded != nullptr || (cache != nullptr && (keepStream || cache->hasRoomFor(reordered.size())))) {
-    if (encoded == nullptr) {
-      auto bytes = std::make_shared<std::vector<std::uint8_t>>();
-      detail::appendWeightStream(reordered, workspace, *bytes);
-      encoded = bytes;
-      cache->insert(reordered, encoded);
+  detail::reorderWeightsInto(
+      input.weights, detail::OfmSelection{stream.first + stream.core, coreChannels, config.cores}, reorder, reordered);
+  const StreamCache::Plan planned = cache != nullptr ? cache->find(reordered) : nullptr;
+  if (keepStream) {
+    if (planned != nullptr) {
+      detail::appendPlannedWeightStream(reordered, *planned, workspace, stream.weights);
+    } else {
+      detail::appendWeightStream(reordered, workspace, stream.weights);
     }
-    stream.weightBytes = static_cast<std::int64_t>(encoded->size());
-    if (keepStream) {
-      stream.weights = *encoded;
-    }
-  } else if (keepStream) {
-    detail::appendWeightStream(reordered, workspace, stream.weights);
     stream.weightBytes = static_cast<std::int64_t>(stream.weights.size());
+  } else if (planned != nullptr) {
+    stream.weightBytes = planned->bytes;
+  } else if (cache != nullptr && cache->hasRoomFor(reordered.size())) {
+    // A size for now (the schedulers' candidates), and the decisions for writing the stream later.
+    auto plan = std::make_shared<const detail::StreamPlan>(detail::planWeightStream(reordered, workspace));
+    stream.weightBytes = plan->bytes;
+    const std::size_t planBytes = plan->memoryBytes();
+    cache->insert(reordered, std::move(plan), planBytes);
   } else {
-    // For a size only (the schedulers' candidates) every slice is planned like the encoder does, but no
-    // bits are written.
+    // Every slice is planned like the encoder does, but no bits are written.
     stream.weightBytes = detail::weightStreamSize(reordered, workspace);
   }
 }
@@ -191,7 +191,8 @@ npu::EncodedWeights encodeWeightsAndScales(const WeightStreamInput& input, const
     sliceInfo.depthEnd = depthSlices[index + 1];
     sliceInfo.offset = position;
     for (int core = 0; core < config.cores; ++core) {
-      const CoreStream& stream = streams[index * static_cast<std::size_t>(config.cores) + static_cast<std::size_t>(core)];
+      const CoreStream& stream =
+          streams[index * static_cast<std::size_t>(config.cores) + static_cast<std::size_t>(core)];
       const auto scaleBytes = static_cast<std::int64_t>(stream.scales.size());
       sliceInfo.coreScaleBytes.push_back(scaleBytes);
       sliceInfo.coreBytes.push_back(scaleBytes + stream.weightBytes);

@@ -73,7 +73,27 @@ BOOST_AUTO_TEST_CASE(a_zero_run_that_tips_the_zero_exclusion_is_evaluated_again)
     weights.push_back(static_cast<std::int16_t>(100 + index % 100));
   }
   using ethosu::weights::detail::SectionSearchMode;
-  const std::vector<std::size_t> plain = ethosu::weights::detail::findPaletteSections(weights, SectionSearchMode::Plain);
+  const std::vector<std::size_t> plain =
+      ethosu::weights::detail::findPaletteSections(weights, SectionSearchMode::Plain);
   BOOST_TEST(plain.size() > 1U);
   BOOST_TEST(ethosu::weights::detail::findPaletteSections(weights) == plain, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(palette_windows_across_very_long_runs_of_zeros_equal_the_plain_search) {
+  // Windows that span more than the 16,384 positions the fast search counts by bits are scanned.
+  std::mt19937 random(5);
+  for (const std::size_t zeroRun : {std::size_t{16383}, std::size_t{16384}, std::size_t{40000}}) {
+    std::vector<std::int16_t> weights;
+    for (int block = 0; block < 4; ++block) {
+      for (int index = 0; index < 700; ++index) {
+        weights.push_back(static_cast<std::int16_t>(static_cast<int>(random() % (block == 1 ? 9 : 120)) - 60));
+      }
+      weights.insert(weights.end(), zeroRun, 0);
+    }
+    using ethosu::weights::detail::SectionSearchMode;
+    const auto plain = ethosu::weights::detail::findPaletteSections(weights, SectionSearchMode::Plain);
+    BOOST_TEST_CONTEXT("zero runs of " << zeroRun) {
+      BOOST_TEST(ethosu::weights::detail::findPaletteSections(weights) == plain, boost::test_tools::per_element());
+    }
+  }
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ethosu/weights/weight_codec.hpp"
 
+#include "codec_workspace.hpp"
+
 #include "npu/core/diagnostics.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -22,6 +24,14 @@ void checkRoundTrip(const Weights& weights) {
   BOOST_TEST(stream.size() % 16 == 0);
   // The size-only path the schedulers use makes the same decisions as the encoder.
   BOOST_TEST(ethosu::weights::encodedWeightStreamSize(weights) == static_cast<std::int64_t>(stream.size()));
+  // So does the plan they keep, and the stream written from it is the same.
+  ethosu::weights::detail::CodecWorkspace workspace;
+  const ethosu::weights::detail::StreamPlan plan = ethosu::weights::detail::planWeightStream(weights, workspace);
+  BOOST_TEST(plan.bytes == static_cast<std::int64_t>(stream.size()));
+  std::vector<std::uint8_t> replayed{0xab}; // appended after what is there
+  ethosu::weights::detail::appendPlannedWeightStream(weights, plan, workspace, replayed);
+  BOOST_TEST(std::vector<std::uint8_t>(replayed.begin() + 1, replayed.end()) == stream,
+             boost::test_tools::per_element());
   const Weights decoded = decodeWeightStream(stream);
   BOOST_TEST(decoded == weights, boost::test_tools::per_element());
 }

@@ -16,6 +16,8 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <span>
 
 namespace npu::tflite_frontend {
 
@@ -28,8 +30,9 @@ constexpr std::uint32_t kSchemaVersion = 3;
 constexpr std::int32_t kMaxDeprecatedBuiltinCode = 127;
 constexpr std::size_t kBufferAlignment = 16;
 
-/// One buffer of the model: bytes, or none (an empty Buffer table).
-using BufferContents = std::optional<std::vector<std::uint8_t>>;
+/// One buffer of the model: bytes, or none (an empty Buffer table). The bytes are those of the graph's
+/// tensor or metadata entry, which outlive the serialiser: they are copied once, into the flatbuffer.
+using BufferContents = std::optional<std::span<const std::uint8_t>>;
 
 class ModelSerialiser {
 public:
@@ -374,7 +377,9 @@ ModelWriteOptions velaWriteOptions() {
   return options;
 }
 
-ModelWriteOptions unchangedWriteOptions() { return ModelWriteOptions{}; }
+ModelWriteOptions unchangedWriteOptions() {
+  return ModelWriteOptions{};
+}
 
 std::vector<std::uint8_t> writeModel(const Graph& graph, const ModelWriteOptions& options) {
   std::vector<std::uint8_t> bytes = ModelSerialiser(graph, options).serialise();

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Encoded weight streams remembered by their exact input: a scheduler sizing its candidates and the
-// code generator writing the chosen one ask for the same streams, and the codec's parameter search is
-// the most expensive part of a compile. A hit returns what encoding the same weights again would give,
-// so results do not depend on what was asked before, nor in which order threads ask. It holds at most
-// a fixed number of bytes (weights and streams): beyond that, streams are sized without being kept,
-// so that networks of thousands of layers keep their memory and time of an estimate.
+// What the weight codec decided for streams it encoded, remembered by their exact input: a scheduler
+// sizing its candidates and the code generator writing the chosen one ask for the same streams, and
+// the codec's decisions (palette sections, Golomb-Rice parameters) are the most expensive part of a
+// compile. The schedulers only need sizes, so what is kept is the plan, not the bits: a size is then a
+// lookup, and writing a stream repeats none of the search. A hit gives what encoding the same weights
+// again would give, so results do not depend on what was asked before, nor in which order threads ask.
+// It holds at most a fixed number of bytes (weights and plans): beyond that, streams are sized without
+// being kept, so that networks of thousands of layers keep their memory and time of an estimate.
 
 #include <cstdint>
 #include <memory>
@@ -17,23 +19,27 @@
 
 namespace ethosu::weights {
 
+namespace detail {
+struct StreamPlan; // codec_workspace.hpp
+}
+
 class StreamCache {
 public:
-  using Stream = std::shared_ptr<const std::vector<std::uint8_t>>;
+  using Plan = std::shared_ptr<const detail::StreamPlan>;
 
-  /// The stream of exactly these reordered weights, or null. Thread-safe.
-  [[nodiscard]] Stream find(std::span<const std::int16_t> weights) const;
-  /// Whether a stream of this many weights would still be kept. Thread-safe.
+  /// The plan of exactly these reordered weights, or null. Thread-safe.
+  [[nodiscard]] Plan find(std::span<const std::int16_t> weights) const;
+  /// Whether the plan of this many weights would still be kept. Thread-safe.
   [[nodiscard]] bool hasRoomFor(std::size_t weights) const;
-  /// Remembers the stream of these weights, if there is room. Thread-safe.
-  void insert(std::span<const std::int16_t> weights, Stream stream);
+  /// Remembers the plan of these weights (`planBytes` its size in memory), if there is room. Thread-safe.
+  void insert(std::span<const std::int16_t> weights, Plan plan, std::size_t planBytes);
 
   static constexpr std::size_t kDefaultBudgetBytes = std::size_t{64} << 20;
 
 private:
   struct Entry {
     std::vector<std::int16_t> weights;
-    Stream stream;
+    Plan plan;
   };
   mutable std::mutex mutex_;
   std::unordered_multimap<std::uint64_t, Entry> entries_;
