@@ -61,11 +61,11 @@ void requireTheNamedLimitIsTheSmallestThatFits(const std::string& pipelineName) 
 BOOST_AUTO_TEST_SUITE(fit_cli)
 
 BOOST_AUTO_TEST_CASE(the_cascade_scheduler_s_error_names_the_smallest_sram_limit_that_fits) {
-  requireTheNamedLimitIsTheSmallestThatFits("C5-cascade");
+  requireTheNamedLimitIsTheSmallestThatFits("C5-cascade.yaml");
 }
 
 BOOST_AUTO_TEST_CASE(the_dp_scheduler_s_error_names_the_smallest_sram_limit_that_fits) {
-  requireTheNamedLimitIsTheSmallestThatFits("C5-dp");
+  requireTheNamedLimitIsTheSmallestThatFits("C5-dp.yaml");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -119,14 +119,14 @@ struct PlacedNetwork {
   std::vector<std::string> overflows; ///< warnings, with on_sram_overflow: warn
 };
 
-/// "over by 265,232 bytes (259 KiB, 50.6%)", for limit messages.
+/// "171,360 bytes (167.3 KiB, 65.4%) over the target", for the on_sram_overflow: warn warning.
 std::string overshoot(std::int64_t peak, std::int64_t limit) {
   char percent[32];
-  std::snprintf(percent, sizeof percent, "%.1f%%",
+  std::snprintf(percent, sizeof percent, ", %.1f%%",
                 100.0 * static_cast<double>(peak - limit) / static_cast<double>(limit));
   std::string over = describeBytes(peak - limit);
-  over.insert(over.size() - 1, ", " + std::string(percent));
-  return "over by " + over;
+  over.insert(over.size() - 1, percent);
+  return over + " over the target";
 }
 
 /// Schedules every NPU region and allocates the network, checking the fast-storage limit.
@@ -144,8 +144,8 @@ PlacedNetwork scheduleAndAllocate(const PlacementStages& stages, const Graph& lo
     if (limit > 0 && peak > limit && accelerator.memory().warnOnFastStorageOverflow) {
       // Vela 3.10 (compiler_driver._check_schedule): "SRAM target for arena memory area exceeded".
       placed.overflows.push_back("SRAM target for arena memory area exceeded: target " + std::to_string(limit) +
-                                 " bytes, actual " + std::to_string(peak) + " bytes (" + overshoot(peak, limit) +
-                                 ") at " + where + " (on_sram_overflow: warn)");
+                                 " bytes, actual " + std::to_string(peak) + " bytes: " + overshoot(peak, limit) +
+                                 ", at " + where + " (on_sram_overflow: warn)");
     } else if (limit > 0 && peak > limit) {
       throwCompileError("the schedule needs " + std::to_string(peak) + " bytes of " +
                             std::string(displayNameOf(fastStorage)) + " but the limit is " + std::to_string(limit) +
