@@ -23,13 +23,24 @@ import parity_lib as lib  # noqa: E402
 REPO = lib.REPO
 KIB = 1024
 SMALLEST = re.compile(r"limit that fits this network with this pipeline is ([0-9,]+) bytes")
-BETWEEN = re.compile(r"it fits in ([0-9,]+) bytes .* and not in")
 RUNS = re.compile(r"(\d+) scheduler runs?\)")
+
+
+BETWEEN = re.compile(r"it fits in ([0-9,]+) bytes .* and not in ([0-9,]+) bytes")
 
 
 def named_limit(error: str) -> Optional[int]:
     match = SMALLEST.search(error) or BETWEEN.search(error)
     return int(match.group(1).replace(",", "")) if match else None
+
+
+def bracket(error: str) -> str:
+    """"16176 < L <= 16192" (KiB) when the search stopped at its cap before converging, else ""."""
+    match = BETWEEN.search(error)
+    if not match:
+        return ""
+    fits, fails = (int(group.replace(",", "")) for group in match.groups())
+    return f"{kib(fails)} < L ≤ {kib(fits)}"
 
 
 def compile_at(binary: Path, pipeline: Path, model: Path, limit: Optional[int], search: bool = True):
@@ -52,7 +63,8 @@ def smallest_fitting(binary: Path, pipeline: Path, model: Path) -> tuple:
         return KIB, 0, wall, "fits in 1 KiB"
     named = named_limit(result.error)
     runs = RUNS.search(result.error)
-    return named, int(runs.group(1)) if runs else 0, wall, "" if named else f"fails: {result.error[:80]}"
+    note = bracket(result.error) if named else f"fails: {result.error[:80]}"
+    return named, int(runs.group(1)) if runs else 0, wall, note
 
 
 def spot_check(binary: Path, pipeline: Path, model: Path, limit: int) -> str:
@@ -91,8 +103,9 @@ def main() -> None:
             check = spot_check(binary, pipeline, model, smallest) if smallest and smallest > KIB else "-"
             fitting += 1 if at_limit.ok else 0
             status = "fits" if at_limit.ok else ("does not fit" if named else f"fails: {at_limit.error[:80]}")
+            named_text = (bracket(at_limit.error) or kib(named)) if named else "-"
             lines.append(f"| {model.stem} | {status} | {kib(at_limit.sram_peak_bytes) if at_limit.ok else '-'} | "
-                         f"{kib(named)} | {'-' if at_limit.ok else f'{wall:.2f}'} | "
+                         f"{named_text} | {'-' if at_limit.ok else f'{wall:.2f}'} | "
                          f"{note or kib(smallest)} | {runs} | {check} |")
             print(lines[-1], flush=True)
         lines += ["", f"{fitting} of {len(models)} networks fit the pipeline's limit.", ""]
