@@ -117,6 +117,7 @@ struct PlacedNetwork {
   NetworkAddresses addresses;
   std::array<std::int64_t, kMemoryAreaCount> peaks{};
   std::vector<std::string> overflows; ///< warnings, with on_sram_overflow: warn
+  std::int64_t fastStoragePeak = 0;   ///< bytes of fast storage the allocation uses
 };
 
 /// "171,360 bytes (167.3 KiB, 65.4%) over the target", for the on_sram_overflow: warn warning.
@@ -182,6 +183,7 @@ PlacedNetwork scheduleAndAllocate(const PlacementStages& stages, const Graph& lo
   placed.peaks = allocateNetwork(lowered, placed.schedules, placed.allocations, placed.addresses, *allocator,
                                  pipeline.stage(PluginKind::Allocator)->options, accelerator, fastStoragePeak);
   requireWithinLimit(fastStoragePeak.bytes, fastStoragePeak.operation);
+  placed.fastStoragePeak = fastStoragePeak.bytes;
   allocating.stop();
   progress.end();
   return placed;
@@ -238,6 +240,8 @@ std::int64_t effectiveLimit(const Accelerator& accelerator, const OptionValues& 
   progress.begin("finding the smallest " + std::string(displayNameOf(accelerator.memory().fastStorageArea)) +
                      " limit that fits",
                  kFitSearchMaxRuns);
+  // The smallest peak of a fitting trial (the smaller limit on a tie, whatever the order of trials).
+  std::optional<std::pair<std::int64_t, std::int64_t>> smallestPeak; // peak, limit
   const auto fits = [&](std::int64_t candidate) {
     const AcceleratorWithLimit limited(accelerator, candidate);
     OptionValues options = schedulerOptions;
@@ -248,7 +252,9 @@ std::int64_t effectiveLimit(const Accelerator& accelerator, const OptionValues& 
     std::vector<StageTime> times;
     progress.advance(1);
     try {
-      (void)scheduleAndAllocate(stages, lowered, limited, options, quiet, times);
+      const std::pair peak{scheduleAndAllocate(stages, lowered, limited, options, quiet, times).fastStoragePeak,
+                           candidate};
+      smallestPeak = smallestPeak ? std::min(*smallestPeak, peak) : peak;
       return true;
     } catch (const Error& trial) {
       if (trial.kind() != ErrorKind::Compile) {
@@ -260,6 +266,10 @@ std::int64_t effectiveLimit(const Accelerator& accelerator, const OptionValues& 
   FitSearchOutcome search =
       searchSmallestFittingLimit(limit, fits, kFitSearchGranularity, kFitSearchCeiling, kFitSearchMaxRuns);
   search.schedulerLimitOverridden = overrideScheduler;
+  if (smallestPeak) {
+    search.smallestPeak = smallestPeak->first;
+    search.smallestPeakLimit = smallestPeak->second;
+  }
   search.memory = displayNameOf(accelerator.memory().fastStorageArea);
   if (stages.pipeline.accelerator && stages.pipeline.accelerator->config.options.has(kArenaCacheSizeOption)) {
     search.acceleratorSetting = kArenaCacheSizeOption;

@@ -130,6 +130,11 @@ std::string doesNotFitMessage(const std::string& cause, const FitSearchOutcome& 
     message += "; it fits in " + describeBytes(fitting) + " and not in " + describeBytes(search.largestFailingLimit) +
                " (the search stopped after " + runs(search.schedulerRuns) + ")";
   }
+  if (search.smallestPeak && *search.smallestPeak + search.granularity <= fitting) {
+    message += "; scheduled for a limit of " + describeBytes(search.smallestPeakLimit) + " it needs only " +
+               describeBytes(*search.smallestPeak) +
+               (*search.smallestPeak <= search.limit ? ", within the limit given" : "");
+  }
   return message;
 }
 

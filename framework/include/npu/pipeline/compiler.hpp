@@ -39,11 +39,15 @@ struct FitSearchOutcome {
   /// assumes fitting is monotone in the limit); nullopt when none up to `ceiling` did (then the limit
   /// is not what stops the network).
   std::optional<std::int64_t> smallestFittingLimit;
-  std::int64_t largestFailingLimit = 0;  ///< the largest limit below smallestFittingLimit seen to fail
-  std::int64_t granularity = 0;          ///< the search stops when the two are this close
-  std::int64_t ceiling = 0;              ///< the largest limit tried
-  int schedulerRuns = 0;                 ///< compilations (scheduling and allocation) the search did
-  bool converged = false;                ///< largestFailingLimit and smallestFittingLimit are one granule apart
+  std::int64_t largestFailingLimit = 0; ///< the largest limit below smallestFittingLimit seen to fail
+  std::int64_t granularity = 0;         ///< the search stops when the two are this close
+  std::int64_t ceiling = 0;             ///< the largest limit tried
+  int schedulerRuns = 0;                ///< compilations (scheduling and allocation) the search did
+  bool converged = false;               ///< largestFailingLimit and smallestFittingLimit are one granule apart
+  /// The smallest fast-storage peak of a fitting trial and the limit it was scheduled for. Schedulers
+  /// plan to their limit, so a larger limit can give a smaller schedule than a tight one does.
+  std::optional<std::int64_t> smallestPeak;
+  std::int64_t smallestPeakLimit = 0;
   bool schedulerLimitOverridden = false; ///< the scheduler's own sram_limit was set and searched too
   /// The accelerator option that sets the limit, for the hint ("arena_cache_size"); empty when the
   /// accelerator plugin has none by that name.
