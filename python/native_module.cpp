@@ -227,6 +227,17 @@ py::dict sweep(const std::string& file, const std::string& outputDir, int thread
   return result;
 }
 
+/// A CompileError whose `smallest_fitting_sram` names the smallest fast-storage limit that fits (None
+/// when none up to the search's ceiling does) and `sram_limit` the limit it did not fit.
+void raiseDoesNotFit(const py::object& type, const npu::DoesNotFitError& error) {
+  py::object instance = type(error.render());
+  const auto& search = error.search();
+  instance.attr("sram_limit") = search.limit;
+  instance.attr("smallest_fitting_sram") =
+      search.smallestFittingLimit ? py::object(py::int_(*search.smallestFittingLimit)) : py::object(py::none());
+  PyErr_SetObject(type.ptr(), instance.ptr());
+}
+
 } // namespace
 
 PYBIND11_MODULE(_native, module) {
@@ -250,7 +261,11 @@ PYBIND11_MODULE(_native, module) {
         modelError(error.render().c_str());
         break;
       case npu::ErrorKind::Compile:
-        compileError(error.render().c_str());
+        if (const auto* doesNotFit = dynamic_cast<const npu::DoesNotFitError*>(&error)) {
+          raiseDoesNotFit(compileError, *doesNotFit);
+        } else {
+          compileError(error.render().c_str());
+        }
         break;
       case npu::ErrorKind::Internal:
         baseError(error.render().c_str());

@@ -172,7 +172,9 @@ def compile(model: Union[str, os.PathLike], pipeline: PipelineLike = "C1-cascade
     `npu-pipeline vela` takes them, e.g. ["--accelerator-config", "ethos-u55-128", "--config", "Arm/vela.ini",
     "--system-config", "Ethos_U55_High_End_Embedded", "--memory-mode", "Shared_Sram"]) the pipeline is the
     one those options describe instead. Raises ConfigError, ModelError or CompileError with the located
-    message the command prints."""
+    message the command prints; a network that does not fit its SRAM limit raises a CompileError whose
+    `smallest_fitting_sram` is the smallest limit in bytes that fits it with this pipeline (None when no
+    limit does; `set={"fit_search": False}` skips that search) and `sram_limit` the limit it missed."""
     plugins, configs = _search_dirs()
     plugins = [str(p) for p in plugin_path] + plugins
     _export_config_path(configs)

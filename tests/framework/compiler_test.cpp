@@ -130,6 +130,39 @@ BOOST_AUTO_TEST_CASE(a_schedule_over_the_fast_storage_limit_is_a_compile_error_n
   }
 }
 
+BOOST_AUTO_TEST_CASE(a_network_over_its_limit_is_told_the_smallest_limit_that_fits_it) {
+  const FakePipeline fake("2KiB");
+  try {
+    (void)fake.compile();
+    BOOST_FAIL("3 KiB of live feature maps cannot fit in 2 KiB");
+  } catch (const npu::DoesNotFitError& error) {
+    BOOST_TEST(error.exitCode() == 1);
+    BOOST_TEST(error.search().limit == 2048);
+    BOOST_REQUIRE(error.search().smallestFittingLimit.has_value());
+    // Not the 3 KiB the schedule needs at its busiest operation: the linear allocator reuses nothing, so
+    // the five 1 KiB feature maps take 5 KiB.
+    BOOST_TEST(*error.search().smallestFittingLimit == 5120);
+    BOOST_TEST(error.search().converged);
+    const std::string text = error.render();
+    BOOST_TEST(text.find("needs 3072 bytes") != std::string::npos); // the scheduler's failure comes first
+    BOOST_TEST(text.find("the smallest SRAM limit that fits this network with this pipeline is 5,120 bytes (5 KiB)") !=
+               std::string::npos);
+    BOOST_TEST(text.find("give the accelerator 5KiB of SRAM") != std::string::npos); // no arena_cache_size option
+  }
+}
+
+BOOST_AUTO_TEST_CASE(with_fit_search_off_a_network_over_its_limit_fails_without_searching) {
+  FakePipeline fake("2KiB");
+  fake.pipeline.fitSearch = false;
+  try {
+    (void)fake.compile();
+    BOOST_FAIL("3 KiB of live feature maps cannot fit in 2 KiB");
+  } catch (const npu::Error& error) {
+    BOOST_TEST(dynamic_cast<const npu::DoesNotFitError*>(&error) == nullptr);
+    BOOST_TEST(error.render().find("smallest") == std::string::npos);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(reports_are_identical_for_identical_compilations) {
   const FakePipeline fake;
   const auto first = fake.compile();

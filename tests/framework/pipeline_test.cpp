@@ -210,4 +210,24 @@ BOOST_AUTO_TEST_CASE(the_resolved_pipeline_reparses_to_the_same_resolution) {
   BOOST_TEST(second.toYaml() == first.toYaml());
 }
 
+BOOST_AUTO_TEST_CASE(fit_search_is_on_by_default_and_turned_off_in_the_file_or_by_set) {
+  BOOST_TEST(npu::parsePipelineText("stages:\n  - frontend: f\n", "p.yaml").fitSearch);
+  BOOST_TEST(!npu::parsePipelineText("fit_search: false\nstages:\n  - frontend: f\n", "p.yaml").fitSearch);
+  auto spec = npu::parsePipelineText("stages:\n  - frontend: f\n", "p.yaml");
+  npu::applyOverride(spec, "fit_search=off");
+  BOOST_TEST(!spec.fitSearch);
+  BOOST_TEST(contains(parseError("fit_search: sometimes\nstages:\n  - frontend: f\n"), "p.yaml:1:13"));
+}
+
+BOOST_AUTO_TEST_CASE(a_pipeline_with_fit_search_off_says_so_when_printed_and_reparses_to_it) {
+  auto host = hostWithTestFrontend();
+  const auto off = npu::resolvePipeline(
+      npu::parsePipelineText("fit_search: false\nstages:\n  - frontend: test_frontend\n", "p.yaml"), host, {});
+  BOOST_TEST(contains(off.toYaml(), "fit_search: false"));
+  BOOST_TEST(!npu::parsePipelineText(off.toYaml(), "p.yaml").fitSearch);
+  const auto on =
+      npu::resolvePipeline(npu::parsePipelineText("stages:\n  - frontend: test_frontend\n", "p.yaml"), host, {});
+  BOOST_TEST(!contains(on.toYaml(), "fit_search")); // the default leaves recorded pipelines as they were
+}
+
 BOOST_AUTO_TEST_SUITE_END()

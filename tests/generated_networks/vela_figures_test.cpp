@@ -112,6 +112,9 @@ BOOST_AUTO_TEST_CASE(a_schedule_over_the_sram_limit_is_an_error_by_default_and_a
   BOOST_TEST_REQUIRE(warned.report->warnings.size() == 1U);
   BOOST_TEST(warned.report->warnings.front().find("SRAM target for arena memory area exceeded") != std::string::npos);
   BOOST_TEST(warned.report->warnings.front().find(std::to_string(overflow->sramBytes)) != std::string::npos);
+  // By how much, so the user sees how far the target is: 433504 - 262144 bytes.
+  BOOST_TEST(warned.report->warnings.front().find("171,360 bytes (167.3 KiB, 65.4%) over the target") !=
+             std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

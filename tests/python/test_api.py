@@ -101,6 +101,20 @@ class PythonApiTest(unittest.TestCase):
             npu_pipeline.compile(broken, "C1-cascade")
         self.assertTrue(issubclass(npu_pipeline.CompileError, npu_pipeline.Error))
 
+    def test_a_network_over_its_sram_limit_raises_with_the_smallest_limit_that_fits(self):
+        with self.assertRaises(npu_pipeline.CompileError) as raised:
+            npu_pipeline.compile(self.model, "C5-cascade", set={"accelerator.arena_cache_size": "16KiB"})
+        smallest = raised.exception.smallest_fitting_sram
+        self.assertEqual(raised.exception.sram_limit, 16 * 1024)
+        self.assertGreater(smallest, 16 * 1024)
+        self.assertIn(f"{smallest:,} bytes", str(raised.exception))
+        fits = npu_pipeline.compile(self.model, "C5-cascade", set={"accelerator.arena_cache_size": smallest})
+        self.assertLessEqual(fits.totals["memory_used_bytes"]["sram"], smallest)
+        with self.assertRaises(npu_pipeline.CompileError) as unsearched:
+            npu_pipeline.compile(self.model, "C5-cascade",
+                                 set={"accelerator.arena_cache_size": "16KiB", "fit_search": False})
+        self.assertFalse(hasattr(unsearched.exception, "smallest_fitting_sram"))
+
     def test_compare_gives_both_reports_and_the_text_of_the_command(self):
         comparison = npu_pipeline.compare(self.model, "C1-dp", "C1-cascade")
         self.assertTrue(comparison.compared)

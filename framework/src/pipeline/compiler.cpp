@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npu/pipeline/compiler.hpp"
 
+#include "fit_search.hpp"
 #include "network_allocation.hpp"
 
 #include "npu/core/shape.hpp"
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <tuple>
@@ -100,6 +102,180 @@ void countGeneratedConstants(const GeneratedModel& model, const NetworkAddresses
   }
   report.memoryUsed[static_cast<std::size_t>(memory.constantArea)] =
       featureMaps + model.statistics.readOnlyBytes + model.statistics.commandStreamBytes;
+}
+
+/// What scheduling and allocation need besides the graph, the accelerator and the scheduler's options.
+struct PlacementStages {
+  const ResolvedPipeline& pipeline;
+  const std::filesystem::path& model;
+};
+
+/// The schedules and allocations of every NPU region, or why the network does not fit.
+struct PlacedNetwork {
+  std::vector<Schedule> schedules;
+  std::vector<Allocation> allocations;
+  NetworkAddresses addresses;
+  std::array<std::int64_t, kMemoryAreaCount> peaks{};
+  std::vector<std::string> overflows; ///< warnings, with on_sram_overflow: warn
+  std::int64_t fastStoragePeak = 0;   ///< bytes of fast storage the allocation uses
+};
+
+/// "171,360 bytes (167.3 KiB, 65.4%) over the target", for the on_sram_overflow: warn warning.
+std::string overshoot(std::int64_t peak, std::int64_t limit) {
+  char percent[32];
+  std::snprintf(percent, sizeof percent, ", %.1f%%",
+                100.0 * static_cast<double>(peak - limit) / static_cast<double>(limit));
+  std::string over = describeBytes(peak - limit);
+  over.insert(over.size() - 1, percent);
+  return over + " over the target";
+}
+
+/// Schedules every NPU region and allocates the network, checking the fast-storage limit.
+PlacedNetwork scheduleAndAllocate(const PlacementStages& stages, const Graph& lowered, const Accelerator& accelerator,
+                                  const OptionValues& schedulerOptions, Progress& progress,
+                                  std::vector<StageTime>& stageTimes) {
+  const ResolvedPipeline& pipeline = stages.pipeline;
+  const auto* scheduler = stagePlugin<SchedulerPlugin>(pipeline, PluginKind::Scheduler);
+  const auto* allocator = stagePlugin<AllocatorPlugin>(pipeline, PluginKind::Allocator);
+  require(allocator != nullptr, "a pipeline with a scheduler has an allocator (checked when parsing)");
+  const MemoryArea fastStorage = accelerator.memory().fastStorageArea;
+  const std::int64_t limit = accelerator.memory().arenaCacheSize;
+  PlacedNetwork placed;
+  const auto requireWithinLimit = [&](std::int64_t peak, const std::string& where) {
+    if (limit > 0 && peak > limit && accelerator.memory().warnOnFastStorageOverflow) {
+      // Vela 3.10 (compiler_driver._check_schedule): "SRAM target for arena memory area exceeded".
+      placed.overflows.push_back("SRAM target for arena memory area exceeded: target " + std::to_string(limit) +
+                                 " bytes, actual " + std::to_string(peak) + " bytes: " + overshoot(peak, limit) +
+                                 ", at " + where + " (on_sram_overflow: warn)");
+    } else if (limit > 0 && peak > limit) {
+      throwCompileError("the schedule needs " + std::to_string(peak) + " bytes of " +
+                            std::string(displayNameOf(fastStorage)) + " but the limit is " + std::to_string(limit) +
+                            " bytes",
+                        SourceLocation{stages.model.string(), 0, 0, where},
+                        "raise the arena cache size (accelerator.arena_cache_size) or use a scheduler that "
+                        "cascades and buffers within the limit");
+    }
+  };
+  StageClock scheduling(stageTimes, "scheduling");
+  for (const NpuRegion& region : findNpuRegions(lowered)) {
+    const Subgraph& subgraph = lowered.subgraphs[static_cast<std::size_t>(region.subgraph)];
+    ScheduleRequest request{lowered, region, accelerator, schedulerOptions, progress};
+    Schedule schedule = scheduler->schedule(request);
+    requireCompleteSchedule(schedule, region, subgraph);
+    // What the region needs on its own already decides whether it can fit.
+    std::vector<LiveRange> fastRanges;
+    for (const auto& buffer : schedule.buffers) {
+      if (buffer.area == fastStorage) {
+        fastRanges.push_back(buffer.range);
+      }
+    }
+    const auto usage = memoryUsageOverTime(fastRanges, schedule.timelineLength());
+    if (!accelerator.memory().warnOnFastStorageOverflow) { // the network's peak below is what is reported
+      requireWithinLimit(usage.empty() ? 0 : *std::max_element(usage.begin(), usage.end()),
+                         busiestOperation(schedule, subgraph, fastStorage));
+    }
+    placed.schedules.push_back(std::move(schedule));
+  }
+  scheduling.stop();
+  progress.begin("allocating", 0);
+  StageClock allocating(stageTimes, "allocating");
+  MemoryPeak fastStoragePeak;
+  placed.peaks = allocateNetwork(lowered, placed.schedules, placed.allocations, placed.addresses, *allocator,
+                                 pipeline.stage(PluginKind::Allocator)->options, accelerator, fastStoragePeak);
+  requireWithinLimit(fastStoragePeak.bytes, fastStoragePeak.operation);
+  placed.fastStoragePeak = fastStoragePeak.bytes;
+  allocating.stop();
+  progress.end();
+  return placed;
+}
+
+/// The accelerator a pipeline made, with a different fast-storage limit: how the fit search re-runs the
+/// scheduler for any accelerator plugin (schedulers read the limit from memory().arenaCacheSize).
+class AcceleratorWithLimit final : public Accelerator {
+public:
+  AcceleratorWithLimit(const Accelerator& accelerator, std::int64_t limit)
+      : accelerator_(accelerator), memory_(accelerator.memory()) {
+    memory_.arenaCacheSize = limit;
+  }
+  const AcceleratorInfo& info() const override { return accelerator_.info(); }
+  const MemorySystem& memory() const override { return memory_; }
+  const OperatorSupport& support() const override { return accelerator_.support(); }
+  const TensorLayout& layout() const override { return accelerator_.layout(); }
+  const BlockConfigSelector& blockConfigs() const override { return accelerator_.blockConfigs(); }
+  const WeightEncoder& weights() const override { return accelerator_.weights(); }
+  const CostModel& costModel() const override { return accelerator_.costModel(); }
+
+private:
+  const Accelerator& accelerator_;
+  MemorySystem memory_;
+};
+
+/// The scheduler option that, set above zero, replaces the accelerator's limit (a convention of the
+/// bundled schedulers; a scheduler without it reads the accelerator's limit alone).
+constexpr std::string_view kSchedulerSramLimit = "sram_limit";
+/// The accelerator option the bundled accelerator plugins read the limit from, named in the hint.
+constexpr std::string_view kArenaCacheSizeOption = "arena_cache_size";
+
+/// The limit the network was scheduled for: the scheduler's own sram_limit when set, else the arena's.
+std::int64_t effectiveLimit(const Accelerator& accelerator, const OptionValues& schedulerOptions) {
+  if (schedulerOptions.has(kSchedulerSramLimit) && schedulerOptions.getInt(kSchedulerSramLimit) > 0) {
+    return schedulerOptions.getInt(kSchedulerSramLimit);
+  }
+  return accelerator.memory().arenaCacheSize;
+}
+
+/// Rethrows a failure to schedule or allocate; a Compile error within a fast-storage limit (the
+/// pipeline's `fit_search` on) first has the smallest limit that fits searched for, re-running the
+/// scheduler and allocator with other limits.
+[[noreturn]] void throwWithSmallestFit(const Error& error, const PlacementStages& stages, const Graph& lowered,
+                                       const Accelerator& accelerator, Progress& progress) {
+  const OptionValues& schedulerOptions = stages.pipeline.stage(PluginKind::Scheduler)->options;
+  const std::int64_t limit = effectiveLimit(accelerator, schedulerOptions);
+  if (error.kind() != ErrorKind::Compile || !stages.pipeline.fitSearch || limit <= 0 ||
+      accelerator.memory().warnOnFastStorageOverflow) {
+    throw error;
+  }
+  const bool overrideScheduler =
+      schedulerOptions.has(kSchedulerSramLimit) && schedulerOptions.getInt(kSchedulerSramLimit) > 0;
+  progress.begin("finding the smallest " + std::string(displayNameOf(accelerator.memory().fastStorageArea)) +
+                     " limit that fits",
+                 kFitSearchMaxRuns);
+  // The smallest peak of a fitting trial (the smaller limit on a tie, whatever the order of trials).
+  std::optional<std::pair<std::int64_t, std::int64_t>> smallestPeak; // peak, limit
+  const auto fits = [&](std::int64_t candidate) {
+    const AcceleratorWithLimit limited(accelerator, candidate);
+    OptionValues options = schedulerOptions;
+    if (overrideScheduler) {
+      options.set(std::string(kSchedulerSramLimit), candidate);
+    }
+    SilentProgress quiet;
+    std::vector<StageTime> times;
+    progress.advance(1);
+    try {
+      const std::pair peak{scheduleAndAllocate(stages, lowered, limited, options, quiet, times).fastStoragePeak,
+                           candidate};
+      smallestPeak = smallestPeak ? std::min(*smallestPeak, peak) : peak;
+      return true;
+    } catch (const Error& trial) {
+      if (trial.kind() != ErrorKind::Compile) {
+        throw;
+      }
+      return false;
+    }
+  };
+  FitSearchOutcome search =
+      searchSmallestFittingLimit(limit, fits, kFitSearchGranularity, kFitSearchCeiling, kFitSearchMaxRuns);
+  search.schedulerLimitOverridden = overrideScheduler;
+  if (smallestPeak) {
+    search.smallestPeak = smallestPeak->first;
+    search.smallestPeakLimit = smallestPeak->second;
+  }
+  search.memory = displayNameOf(accelerator.memory().fastStorageArea);
+  if (stages.pipeline.accelerator && stages.pipeline.accelerator->config.options.has(kArenaCacheSizeOption)) {
+    search.acceleratorSetting = kArenaCacheSizeOption;
+  }
+  progress.end();
+  throw DoesNotFitError(error, search);
 }
 
 } // namespace
@@ -218,66 +394,27 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
   if (scheduler == nullptr) {
     return result;
   }
-  const auto* allocator = stagePlugin<AllocatorPlugin>(pipeline, PluginKind::Allocator);
-  require(allocator != nullptr, "a pipeline with a scheduler has an allocator (checked when parsing)");
-  const MemoryArea fastStorage = accelerator->memory().fastStorageArea;
-  const std::int64_t limit = accelerator->memory().arenaCacheSize;
-  std::vector<std::string> overflows;
-  const auto requireWithinLimit = [&](std::int64_t peak, const std::string& where) {
-    if (limit > 0 && peak > limit && accelerator->memory().warnOnFastStorageOverflow) {
-      // Vela 3.10 (compiler_driver._check_schedule): "SRAM target for arena memory area exceeded".
-      overflows.push_back("SRAM target for arena memory area exceeded: target " + std::to_string(limit) +
-                          " bytes, actual " + std::to_string(peak) + " bytes at " + where +
-                          " (on_sram_overflow: warn)");
-    } else if (limit > 0 && peak > limit) {
-      throwCompileError("the schedule needs " + std::to_string(peak) + " bytes of " +
-                            std::string(displayNameOf(fastStorage)) + " but the limit is " + std::to_string(limit) +
-                            " bytes",
-                        SourceLocation{model.string(), 0, 0, where},
-                        "raise the arena cache size (accelerator.arena_cache_size) or use a scheduler that "
-                        "cascades and buffers within the limit");
-    }
-  };
-  StageClock scheduling(result.stageTimes, "scheduling");
-  for (const NpuRegion& region : findNpuRegions(result.lowered)) {
-    const Subgraph& subgraph = result.lowered.subgraphs[static_cast<std::size_t>(region.subgraph)];
-    ScheduleRequest request{result.lowered, region, *accelerator, pipeline.stage(PluginKind::Scheduler)->options,
-                            progress};
-    Schedule schedule = scheduler->schedule(request);
-    requireCompleteSchedule(schedule, region, subgraph);
-    // What the region needs on its own already decides whether it can fit.
-    std::vector<LiveRange> fastRanges;
-    for (const auto& buffer : schedule.buffers) {
-      if (buffer.area == fastStorage) {
-        fastRanges.push_back(buffer.range);
-      }
-    }
-    const auto usage = memoryUsageOverTime(fastRanges, schedule.timelineLength());
-    if (!accelerator->memory().warnOnFastStorageOverflow) { // the network's peak below is what is reported
-      requireWithinLimit(usage.empty() ? 0 : *std::max_element(usage.begin(), usage.end()),
-                         busiestOperation(schedule, subgraph, fastStorage));
-    }
-    result.schedules.push_back(std::move(schedule));
+  const PlacementStages stages{pipeline, model};
+  PlacedNetwork placed;
+  try {
+    placed = scheduleAndAllocate(stages, result.lowered, *accelerator, pipeline.stage(PluginKind::Scheduler)->options,
+                                 progress, result.stageTimes);
+  } catch (const Error& error) {
+    throwWithSmallestFit(error, stages, result.lowered, *accelerator, progress);
   }
-  scheduling.stop();
-  progress.begin("allocating", 0);
-  StageClock allocating(result.stageTimes, "allocating");
-  MemoryPeak fastStoragePeak;
-  const auto peaks = allocateNetwork(result.lowered, result.schedules, result.allocations, result.addresses, *allocator,
-                                     pipeline.stage(PluginKind::Allocator)->options, *accelerator, fastStoragePeak);
-  requireWithinLimit(fastStoragePeak.bytes, fastStoragePeak.operation);
-  allocating.stop();
-  progress.end();
+  result.schedules = std::move(placed.schedules);
+  result.allocations = std::move(placed.allocations);
+  result.addresses = std::move(placed.addresses);
   progress.begin("evaluating", 0);
   StageClock evaluating(result.stageTimes, "evaluating");
   result.report = evaluateNetwork(result.lowered, result.schedules, result.allocations, *accelerator);
-  for (std::size_t area = 0; area < peaks.size(); ++area) {
-    result.report->memoryUsed[area] = std::max(result.report->memoryUsed[area], peaks[area]);
+  for (std::size_t area = 0; area < placed.peaks.size(); ++area) {
+    result.report->memoryUsed[area] = std::max(result.report->memoryUsed[area], placed.peaks[area]);
   }
   result.report->pipelineYaml = pipeline.toYaml();
   result.report->pipeline = pipeline.record();
   result.report->allocation = result.addresses.entries;
-  result.report->warnings = overflows;
+  result.report->warnings = placed.overflows;
   evaluating.stop();
   progress.end();
   if (const auto* codegen = stagePlugin<CodegenPlugin>(pipeline, PluginKind::Codegen)) {

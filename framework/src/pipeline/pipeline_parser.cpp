@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <variant>
 
 namespace npu {
 
@@ -19,6 +20,12 @@ std::string_view nameOf(ReportFormat format) {
 }
 
 namespace {
+
+/// `fit_search: true|false`, parsed as a boolean plugin option is.
+bool readFitSearch(std::string_view text, const SourceLocation& where) {
+  const OptionSpec spec{"fit_search", OptionType::Boolean, "true", "", {}, false};
+  return std::get<bool>(parseOptionValue(spec, text, where));
+}
 
 std::optional<ReportFormat> reportFormatFromName(std::string_view name) {
   for (auto format : {ReportFormat::Text, ReportFormat::Csv, ReportFormat::Json, ReportFormat::Html}) {
@@ -67,9 +74,11 @@ public:
         readStages(value, spec);
       } else if (key == "report") {
         readReport(value, spec);
+      } else if (key == "fit_search") {
+        spec.fitSearch = readFitSearch(scalar(value, "fit_search"), at(value.Mark()));
       } else {
         throwConfigError("unknown key '" + key + "'", keyLocation,
-                         "top-level keys: name, description, plugin_path, accelerator, stages, report");
+                         "top-level keys: name, description, plugin_path, accelerator, stages, report, fit_search");
       }
     }
     if (spec.stages.empty()) {
@@ -326,6 +335,10 @@ void applyOverride(PipelineSpec& spec, const std::string& assignment) {
     spec.name = value;
     return;
   }
+  if (section == "fit_search" && field.empty()) {
+    spec.fitSearch = readFitSearch(value, where);
+    return;
+  }
   if (section == "report" && field == "formats") {
     spec.report.formats.clear();
     std::istringstream list(value);
@@ -367,7 +380,7 @@ void applyOverride(PipelineSpec& spec, const std::string& assignment) {
   StageSpec* stage = kind ? spec.stage(*kind) : nullptr;
   if (stage == nullptr) {
     throw Error(ErrorKind::Usage, "--set '" + key + "': the pipeline has no section or stage '" + section + "'", {},
-                "sections: name, accelerator, report, and the pipeline's stages");
+                "sections: name, fit_search, accelerator, report, and the pipeline's stages");
   }
   if (field == "plugin") {
     if (value.empty()) {

@@ -76,6 +76,9 @@ std::string ResolvedPipeline::toYaml() const {
     out << YAML::EndMap << YAML::EndMap;
   }
   out << YAML::EndSeq;
+  if (!fitSearch) { // written only when off, so that the default leaves recorded pipelines as they were
+    out << YAML::Key << "fit_search" << YAML::Value << false;
+  }
   out << YAML::Key << "report" << YAML::Value << YAML::BeginMap << YAML::Key << "formats" << YAML::Value << YAML::Flow
       << YAML::BeginSeq;
   for (auto format : report.formats) {
@@ -125,6 +128,7 @@ ResolvedPipeline resolvePipeline(const PipelineSpec& spec, PluginHost& host,
   resolved.name = spec.name;
   resolved.description = spec.description;
   resolved.report = spec.report;
+  resolved.fitSearch = spec.fitSearch;
 
   if (spec.accelerator) {
     const auto& given = *spec.accelerator;

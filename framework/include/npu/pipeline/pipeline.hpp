@@ -63,6 +63,9 @@ struct PipelineSpec {
   std::optional<AcceleratorSpec> accelerator;
   std::vector<StageSpec> stages; ///< in pipeline order: frontend, lowering, scheduler, allocator, codegen
   ReportSpec report;
+  /// When the network does not fit the fast-storage limit, search for the smallest limit that does
+  /// (`fit_search:`, default true).
+  bool fitSearch = true;
 
   [[nodiscard]] const StageSpec* stage(PluginKind kind) const;
   [[nodiscard]] StageSpec* stage(PluginKind kind);
@@ -75,7 +78,7 @@ struct PipelineSpec {
 
 /// Applies one `--set key=value` override: `name=...`, `accelerator.<key>=...` (plugin, config, system,
 /// memory_mode or a plugin option), `<stage kind>.<option>=...` or `<stage kind>.plugin=...`,
-/// `report.formats=text,csv`.
+/// `report.formats=text,csv`, `fit_search=false`.
 NPU_API void applyOverride(PipelineSpec& spec, const std::string& assignment);
 
 struct ResolvedStage {
@@ -102,6 +105,7 @@ struct ResolvedPipeline {
   std::optional<ResolvedAccelerator> accelerator;
   std::vector<ResolvedStage> stages;
   ReportSpec report;
+  bool fitSearch = true; ///< see PipelineSpec::fitSearch
 
   [[nodiscard]] const ResolvedStage* stage(PluginKind kind) const;
   /// The pipeline as YAML with plugin versions and every option value (re-runnable as a pipeline).
