@@ -31,9 +31,13 @@ BOOST_AUTO_TEST_CASE(every_dp_schedule_of_the_recorded_networks_passes_code_gene
     if (cells.size() < 3) {
       continue;
     }
-    for (const std::string& pipeline : split(cells[1], ',')) {
-      BOOST_TEST_CONTEXT(cells[0] << " " << pipeline << " (" << cells[2] << ")") {
-        BOOST_CHECK_NO_THROW((void)pipelines.compile(cells[0], pipeline, {}));
+    for (const std::string& entry : split(cells[1], ',')) {
+      // "PIPELINE+KEY=VALUE+...": the pipeline with --set overrides.
+      std::vector<std::string> parts = split(entry, '+');
+      const std::string pipeline = parts.front();
+      parts.erase(parts.begin());
+      BOOST_TEST_CONTEXT(cells[0] << " " << entry << " (" << cells[2] << ")") {
+        BOOST_CHECK_NO_THROW((void)pipelines.compile(cells[0], pipeline, parts));
         ++compiled;
       }
     }

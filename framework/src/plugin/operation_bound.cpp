@@ -41,21 +41,6 @@ double computeWork(const Subgraph& subgraph, const Operation& op, const CostQuer
   return ofmElements * static_cast<double>(kernel.elementsWH());
 }
 
-BoundResource resourceOf(MemoryArea area) {
-  switch (area) {
-  case MemoryArea::Sram:
-    return BoundResource::Sram;
-  case MemoryArea::Dram:
-    return BoundResource::Dram;
-  case MemoryArea::OnChipFlash:
-    return BoundResource::OnChipFlash;
-  case MemoryArea::OffChipFlash:
-    return BoundResource::OffChipFlash;
-  default:
-    return BoundResource::Compute; // not a memory the bound counts
-  }
-}
-
 } // namespace
 
 OperationBound genericOperationBound(const AcceleratorInfo& info, const MemorySystem& memory, const Subgraph& subgraph,
@@ -78,11 +63,11 @@ OperationBound genericOperationBound(const AcceleratorInfo& info, const MemorySy
   }
   for (std::size_t area = 0; area < bytes.size(); ++area) {
     const MemoryProperties& properties = memory.areas[area];
-    const BoundResource resource = resourceOf(static_cast<MemoryArea>(area));
-    if (resource == BoundResource::Compute || !properties.present || properties.bandwidthBytesPerCycle <= 0.0) {
+    const std::optional<BoundResource> resource = boundResourceOf(static_cast<MemoryArea>(area));
+    if (!resource || !properties.present || properties.bandwidthBytesPerCycle <= 0.0) {
       continue;
     }
-    bound.cycles[static_cast<std::size_t>(resource)] += bytes[area] / properties.bandwidthBytesPerCycle;
+    bound.cycles[static_cast<std::size_t>(*resource)] += bytes[area] / properties.bandwidthBytesPerCycle;
   }
   return bound;
 }

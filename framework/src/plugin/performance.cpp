@@ -20,6 +20,21 @@ OperationPerformance& OperationPerformance::operator+=(const OperationPerformanc
   return *this;
 }
 
+std::optional<BoundResource> boundResourceOf(MemoryArea area) {
+  switch (area) {
+  case MemoryArea::Sram:
+    return BoundResource::Sram;
+  case MemoryArea::Dram:
+    return BoundResource::Dram;
+  case MemoryArea::OnChipFlash:
+    return BoundResource::OnChipFlash;
+  case MemoryArea::OffChipFlash:
+    return BoundResource::OffChipFlash;
+  default:
+    return std::nullopt;
+  }
+}
+
 const char* nameOf(BoundResource resource) {
   switch (resource) {
   case BoundResource::Compute:

@@ -38,6 +38,17 @@ std::vector<Result> collect(std::vector<std::optional<Result>>& results, std::ve
   return values;
 }
 
+/// Runs one index, keeping its result or its exception.
+template <typename Result, typename Function>
+void runOne(std::vector<std::optional<Result>>& results, std::vector<std::exception_ptr>& errors, std::size_t index,
+            const Function& function) {
+  try {
+    results[index].emplace(function(index));
+  } catch (...) {
+    errors[index] = std::current_exception();
+  }
+}
+
 } // namespace detail
 
 template <typename Function>
@@ -51,11 +62,7 @@ auto parallelMap(std::size_t count, const Function& function) {
       tbb::blocked_range<std::size_t>(0, count, 1),
       [&](const tbb::blocked_range<std::size_t>& range) {
         for (std::size_t index = range.begin(); index != range.end(); ++index) {
-          try {
-            results[index].emplace(function(index));
-          } catch (...) {
-            errors[index] = std::current_exception();
-          }
+          detail::runOne(results, errors, index, function);
         }
       },
       tbb::simple_partitioner(), isolated);
@@ -81,11 +88,7 @@ auto parallelMapInOrder(std::span<const std::size_t> order, const Function& func
         for (std::size_t worker = range.begin(); worker != range.end(); ++worker) {
           for (std::size_t taken = next++; taken < count; taken = next++) {
             const std::size_t index = order[taken];
-            try {
-              results[index].emplace(function(index));
-            } catch (...) {
-              errors[index] = std::current_exception();
-            }
+            detail::runOne(results, errors, index, function);
           }
         }
       },

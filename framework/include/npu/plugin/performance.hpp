@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npu/core/api.hpp"
 #include "npu/core/shape.hpp"
 #include "npu/ir/data_type.hpp"
 #include "npu/ir/tensor.hpp"
@@ -24,13 +25,13 @@ struct FeatureMapQuery {
 /// A question to the cost model about one operation (or one stripe of it). The operation itself
 /// (type, kernel, activation, weights) is passed beside the query.
 struct CostQuery {
-  FeatureMapQuery ifm;                 ///< the primary input as read (after operand swapping)
-  std::optional<FeatureMapQuery> ifm2; ///< second input of binary operations
-  FeatureMapQuery ofm;                 ///< the output as written
-  bool hasScalesBiases = false;        ///< the operation streams scales/biases
+  FeatureMapQuery ifm;                           ///< the primary input as read (after operand swapping)
+  std::optional<FeatureMapQuery> ifm2;           ///< second input of binary operations
+  FeatureMapQuery ofm;                           ///< the output as written
+  bool hasScalesBiases = false;                  ///< the operation streams scales/biases
   MemoryArea constantArea = MemoryArea::Unknown; ///< where weights/scales are read from
-  const BlockConfig* block = nullptr;  ///< must be set
-  bool reversedOperands = false;       ///< ifm and ifm2 were swapped relative to the operation inputs
+  const BlockConfig* block = nullptr;            ///< must be set
+  bool reversedOperands = false;                 ///< ifm and ifm2 were swapped relative to the operation inputs
 };
 
 struct CycleCost {
@@ -63,7 +64,7 @@ enum class AccessDirection : std::uint8_t { Read, Write };
 /// Weight traffic of one operation as the schedule arranged it.
 struct WeightTransfer {
   bool present = false;
-  std::int64_t encodedBytes = 0; ///< whole encoded stream, weights and scales
+  std::int64_t encodedBytes = 0;               ///< whole encoded stream, weights and scales
   MemoryArea sourceArea = MemoryArea::Unknown; ///< where the stream is stored permanently
   /// Set when weights are copied (DMA) into buffers before use.
   std::optional<MemoryArea> bufferArea;
@@ -108,9 +109,7 @@ struct OperationPerformance {
   /// Bytes moved, indexed [MemoryArea][TensorPurpose][AccessDirection].
   std::array<std::array<std::array<double, kAccessDirectionCount>, kTensorPurposeCount>, kMemoryAreaCount> bytes{};
 
-  [[nodiscard]] double cycle(CycleComponent component) const {
-    return cycles[static_cast<std::size_t>(component)];
-  }
+  [[nodiscard]] double cycle(CycleComponent component) const { return cycles[static_cast<std::size_t>(component)]; }
   [[nodiscard]] double& byteCount(MemoryArea area, TensorPurpose purpose, AccessDirection direction) {
     return bytes[static_cast<std::size_t>(area)][static_cast<std::size_t>(purpose)]
                 [static_cast<std::size_t>(direction)];
@@ -129,6 +128,8 @@ inline constexpr int kBoundResourceCount = 6;
 /// The resource's name in reports ("compute", "sram", "dram", "on_chip_flash", "off_chip_flash",
 /// "weight_streaming").
 [[nodiscard]] const char* nameOf(BoundResource resource);
+/// The bandwidth resource of a memory; nullopt for an area the bound does not count.
+[[nodiscard]] NPU_API std::optional<BoundResource> boundResourceOf(MemoryArea area);
 
 /// A lower bound on an operation's cycles: no schedule of it, on this accelerator and memory homing,
 /// takes fewer. Each resource's least busy time at its peak rate; the operation's bound is the largest.

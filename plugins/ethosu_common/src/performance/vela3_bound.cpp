@@ -18,21 +18,6 @@ double& at(npu::OperationBound& bound, BoundResource resource) {
   return bound.cycles[static_cast<std::size_t>(resource)];
 }
 
-std::optional<BoundResource> resourceOf(MemoryArea area) {
-  switch (area) {
-  case MemoryArea::Sram:
-    return BoundResource::Sram;
-  case MemoryArea::Dram:
-    return BoundResource::Dram;
-  case MemoryArea::OnChipFlash:
-    return BoundResource::OnChipFlash;
-  case MemoryArea::OffChipFlash:
-    return BoundResource::OffChipFlash;
-  default:
-    return std::nullopt;
-  }
-}
-
 /// Multiply-accumulates per cycle and core at best. Per four cycles a micro-block of outputs takes one
 /// kernel element of a 32-deep IFM block (or four kernel elements of an 8-deep one): 8 MACs per output
 /// lane, macsPerCycle in all; 16-bit IFMs take half the depth per step. Depthwise convolution and
@@ -146,7 +131,7 @@ npu::OperationBound estimateBound(const Architecture& arch, const OperationTrait
     }
   }
   for (std::size_t area = 0; area < bytes.size(); ++area) {
-    const auto resource = resourceOf(static_cast<MemoryArea>(area));
+    const auto resource = boundResourceOf(static_cast<MemoryArea>(area));
     const double bandwidth = arch.bandwidthPerCycle(static_cast<MemoryArea>(area));
     if (resource && bandwidth > 0.0 && bytes[area] > 0.0) {
       at(bound, *resource) = bytes[area] / bandwidth;
