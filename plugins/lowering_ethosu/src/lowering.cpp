@@ -41,6 +41,7 @@ constexpr std::array kPasses{
     NamedPass{"rewriteSplits", rewriteSplits},
     NamedPass{"bypassMemoryOnlyOperations", bypassMemoryOnlyOperations},
     NamedPass{"rewriteOperators", rewriteOperators},
+    NamedPass{"removeReshapesAfterRewrites", removeReshapesAfterRewrites},
     NamedPass{"removePassThroughOperations", removePassThroughOperations},
     NamedPass{"fuseActivationsWithProducers", fuseActivationsWithProducers},
     NamedPass{"convertRemainingPads", convertRemainingPads},

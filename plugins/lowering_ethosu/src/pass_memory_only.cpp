@@ -101,6 +101,15 @@ void removeReshapesVela21(Subgraph& subgraph) {
         std::replace(other.inputs.begin(), other.inputs.end(), ifm, ofm);
       }
     } else {
+      // The readers read the input in the shape they were written for (the reshape's output shape).
+      const Shape4 view = shape4Of(subgraph, ofm);
+      for (Operation& reader : subgraph.operations) {
+        for (std::size_t input = 0; input < reader.inputs.size() && input < reader.ifmShapes.size(); ++input) {
+          if (reader.inputs[input] == ofm) {
+            reader.ifmShapes[input] = view;
+          }
+        }
+      }
       replaceTensorReads(subgraph, ofm, ifm);
     }
   }
@@ -108,10 +117,15 @@ void removeReshapesVela21(Subgraph& subgraph) {
 
 } // namespace
 
-void bypassMemoryOnlyOperations(Subgraph& subgraph, const LoweringContext& context) {
+void removeReshapesAfterRewrites(Subgraph& subgraph, const LoweringContext& context) {
   if (context.release == VelaRelease::V2_1) {
     removeReshapesVela21(subgraph);
-    return;
+  }
+}
+
+void bypassMemoryOnlyOperations(Subgraph& subgraph, const LoweringContext& context) {
+  if (context.release == VelaRelease::V2_1) {
+    return; // removeReshapesAfterRewrites
   }
   for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
     Operation& op = subgraph.operations[i];

@@ -46,6 +46,9 @@ void rewriteSplits(npu::Subgraph& subgraph, const LoweringContext& context);
 
 // --- memory-only operators (bypass_memory_only_ops) -------------------------------------------------
 void bypassMemoryOnlyOperations(npu::Subgraph& subgraph, const LoweringContext& context);
+/// Vela 2.1.1 (remove_reshapes, after its operator rewrites): every NPU RESHAPE goes; its readers read
+/// the input in the reshaped view (their IFM shapes keep the reshape's output shape). Nothing for 3.10.
+void removeReshapesAfterRewrites(npu::Subgraph& subgraph, const LoweringContext& context);
 
 // --- the per-operator rewrites of Vela's op_rewrite_list -------------------------------------------
 void rewriteOperators(npu::Subgraph& subgraph, const LoweringContext& context);
