@@ -127,6 +127,26 @@ bool operandsInHardwareOrder(const npu::Subgraph& subgraph, npu::TensorId ifm, n
   return true;
 }
 
+/// An elementwise operation reads its operands in the OFM's shape: the hardware walks IFM, IFM2 and OFM
+/// alike. Lowering can leave one reading an operand of another shape with as many elements (the producer
+/// of a bypassed RESHAPE writes the reshaped tensor: EXP of a 37x37 map writing its 1x1369 reshape), and
+/// reading that operand in its own shape would take a 37-wide tile and a second tile at base 0 for the
+/// rest of the row. The operand is read in the OFM's shape instead, the same bytes when it is stored whole
+/// as NHWC, or in bricks with the same depth of one brick at most.
+void readInOfmShape(OperandInfo& operand, const npu::Shape4& ofmShape, const std::string& name) {
+  if (operand.storage.scalar || operand.shape == ofmShape || operand.shape.elements() != ofmShape.elements()) {
+    return; // a broadcast or scalar operand, or the OFM's shape already
+  }
+  const bool sameBytes = operand.storage.standard && (operand.storage.format == npu::TensorFormat::NHWC ||
+                                                      (operand.shape.depth == ofmShape.depth && ofmShape.depth <= 16));
+  if (!sameBytes) {
+    npu::throwInternalError("elementwise operation '" + name + "' reads '" + operand.storage.name + "' as " +
+                            operand.shape.str() + " but writes " + ofmShape.str() +
+                            ", and its storage cannot be read in the OFM's shape");
+  }
+  operand.shape = ofmShape;
+}
+
 std::array<std::int64_t, 4> tileOffsetsOf(const npu::Operation& op) {
   const std::int64_t offset = op.attributes.getOr<std::int64_t>("ofm_tile_base_offset", 0);
   return {offset, offset, offset, offset};
@@ -205,6 +225,12 @@ OperationInfo describe(const RegionSources& sources, const RegionStorage& storag
       const double zeroPoint = static_cast<double>(second.quantisation.zeroPointAt(0));
       const double scale = second.quantisation.scale.empty() ? 1.0 : second.quantisation.scaleAt(0);
       info.ifm2Scalar = second.quantisation.empty() ? values.at(0) : (values.at(0) - zeroPoint) * scale;
+    }
+  }
+  if (info.kind == BlockOperation::Kind::Elementwise && !info.ifmReadShape) {
+    readInOfmShape(info.ifm, info.ofm.shape, op.name);
+    if (info.ifm2) {
+      readInOfmShape(*info.ifm2, info.ofm.shape, op.name);
     }
   }
   if (!info.memoryCopy) {
