@@ -147,6 +147,58 @@ void readInOfmShape(OperandInfo& operand, const npu::Shape4& ofmShape, const std
   operand.shape = ofmShape;
 }
 
+/// A part of a split read in a view of its own (lowering's "ifm_read_view": a SOFTMAX's max pool reads its
+/// [1, 1, 1, 50] part of a [1, 1, 1, 100] source as [1, 1, 50, 1], a 50-wide kernel). The read offset and
+/// shape are in the source's shape, where the kernel would find a 1-wide IFM and read the rest of its
+/// width from another tile: the source is addressed in the view's rows instead, the same bytes when it
+/// is stored whole as NHWC and the part is one run of them that starts on a row of the view.
+void readPartInView(OperandInfo& ifm, std::optional<npu::Shape4>& offset, std::optional<npu::Shape4>& shape,
+                    const npu::Shape4& view, const std::string& name) {
+  const npu::Shape4 source = ifm.shape;
+  if (!offset || !shape || view == *shape) {
+    return;
+  }
+  const bool linear = ifm.storage.standard && ifm.storage.format == npu::TensorFormat::NHWC;
+  // Pixels as rows and channels as columns (a SOFTMAX or ARG_MAX view): every pixel of the source is a
+  // row of its channels, and the part's pixels are consecutive rows when it spans the source's width.
+  const std::int64_t pixels = std::int64_t{shape->batch} * shape->height * shape->width;
+  if (linear && view == npu::Shape4{1, static_cast<int>(pixels), shape->depth, 1} &&
+      (shape->width == source.width || (shape->height == 1 && shape->batch == 1)) &&
+      (shape->height == source.height || shape->batch == 1)) {
+    const std::int64_t firstPixel =
+        (std::int64_t{offset->batch} * source.height + offset->height) * source.width + offset->width;
+    ifm.shape =
+        npu::Shape4{1, static_cast<int>(std::int64_t{source.batch} * source.height * source.width), source.depth, 1};
+    offset = npu::Shape4{0, static_cast<int>(firstPixel), offset->depth, 0};
+    shape = view;
+    return;
+  }
+  // One run of bytes: the axes outside the first partial one are 1, the axes inside it whole.
+  bool contiguous = false;
+  for (int split = 0; split < 4 && !contiguous; ++split) {
+    contiguous = true;
+    for (int axis = 0; axis < 4; ++axis) {
+      if ((axis < split && (*shape)[axis] != 1) || (axis > split && (*shape)[axis] != source[axis])) {
+        contiguous = false;
+      }
+    }
+  }
+  const std::int64_t start =
+      ((std::int64_t{offset->batch} * source.height + offset->height) * source.width + offset->width) * source.depth +
+      offset->depth;
+  const std::int64_t row = std::int64_t{view.width} * view.depth;
+  const bool addressable = linear && contiguous && view.batch == 1 && view.elements() == shape->elements() &&
+                           start % row == 0 && source.elements() % row == 0;
+  if (!addressable) {
+    npu::throwInternalError("operation '" + name + "' reads part " + shape->str() + " at " + offset->str() + " of '" +
+                            ifm.storage.name + "' " + source.str() + " as " + view.str() +
+                            ", which its storage cannot address");
+  }
+  ifm.shape = npu::Shape4{1, static_cast<int>(source.elements() / row), view.width, view.depth};
+  offset = npu::Shape4{0, static_cast<int>(start / row), 0, 0};
+  shape = view;
+}
+
 std::array<std::int64_t, 4> tileOffsetsOf(const npu::Operation& op) {
   const std::int64_t offset = op.attributes.getOr<std::int64_t>("ofm_tile_base_offset", 0);
   return {offset, offset, offset, offset};
@@ -210,6 +262,13 @@ OperationInfo describe(const RegionSources& sources, const RegionStorage& storag
   info.ifmReadOffset = op.readOffsets[0];
   info.ifmReadShape = op.readShapes[0];
   describeSemantics(subgraph, op, info);
+  if (const auto view = op.attributes.get<std::vector<std::int64_t>>("ifm_read_view");
+      view && view->size() == 4 && !scheduled.reversedOperands) {
+    readPartInView(info.ifm, info.ifmReadOffset, info.ifmReadShape,
+                   npu::Shape4{static_cast<int>((*view)[0]), static_cast<int>((*view)[1]), static_cast<int>((*view)[2]),
+                               static_cast<int>((*view)[3])},
+                   op.name);
+  }
   if (ifm2 != npu::kNoTensor && info.kind == BlockOperation::Kind::Elementwise && !info.unary) {
     info.ifm2 = operand(ifm2, ifm2Shape, true);
     // A scalar or broadcast operand must be IFM2: swap them here unless the scheduler already did.
