@@ -127,24 +127,68 @@ bool operandsInHardwareOrder(const npu::Subgraph& subgraph, npu::TensorId ifm, n
   return true;
 }
 
-/// An elementwise operation reads its operands in the OFM's shape: the hardware walks IFM, IFM2 and OFM
-/// alike. Lowering can leave one reading an operand of another shape with as many elements (the producer
-/// of a bypassed RESHAPE writes the reshaped tensor: EXP of a 37x37 map writing its 1x1369 reshape), and
-/// reading that operand in its own shape would take a 37-wide tile and a second tile at base 0 for the
-/// rest of the row. The operand is read in the OFM's shape instead, the same bytes when it is stored whole
-/// as NHWC, or in bricks with the same depth of one brick at most.
-void readInOfmShape(OperandInfo& operand, const npu::Shape4& ofmShape, const std::string& name) {
-  if (operand.storage.scalar || operand.shape == ofmShape || operand.shape.elements() != ofmShape.elements()) {
-    return; // a broadcast or scalar operand, or the OFM's shape already
+/// An elementwise operation walks IFM, IFM2 and OFM alike, in one shape. Lowering can leave one reading
+/// an operand of another shape with as many elements (the producer of a bypassed RESHAPE writes the
+/// reshaped tensor: EXP of a 37x37 map writing its 1x1369 reshape), and reading that operand in its own
+/// shape would take a 37-wide tile and a second tile at base 0 for the rest of the row.
+bool reshaped(const OperandInfo& operand, const npu::Shape4& shape) {
+  return !operand.storage.scalar && operand.shape != shape && operand.shape.elements() == shape.elements();
+}
+
+/// The format that addresses a feature map stored whole in `operand.shape` when seen as `shape`, if any:
+/// NHWC as it is; bricks as NHWC when they hold one pixel (its channels in order); bricks as bricks with
+/// the same depth of one brick at most (a brick per pixel).
+std::optional<npu::TensorFormat> formatSeenAs(const OperandInfo& operand, const npu::Shape4& shape) {
+  const npu::Shape4& own = operand.shape;
+  if (!operand.storage.standard) {
+    return std::nullopt;
   }
-  const bool sameBytes = operand.storage.standard && (operand.storage.format == npu::TensorFormat::NHWC ||
-                                                      (operand.shape.depth == ofmShape.depth && ofmShape.depth <= 16));
-  if (!sameBytes) {
-    npu::throwInternalError("elementwise operation '" + name + "' reads '" + operand.storage.name + "' as " +
-                            operand.shape.str() + " but writes " + ofmShape.str() +
-                            ", and its storage cannot be read in the OFM's shape");
+  if (operand.storage.format == npu::TensorFormat::NHWC || (own.batch == 1 && own.height == 1 && own.width == 1)) {
+    return npu::TensorFormat::NHWC;
   }
-  operand.shape = ofmShape;
+  if (own.depth == shape.depth && shape.depth <= 16) {
+    return operand.storage.format;
+  }
+  return std::nullopt;
+}
+
+bool sameBytesAs(const OperandInfo& operand, const npu::Shape4& shape) {
+  return formatSeenAs(operand, shape).has_value();
+}
+
+/// Sees the operand in `shape` (sameBytesAs it).
+void seeAs(OperandInfo& operand, const npu::Shape4& shape) {
+  operand.storage.format = *formatSeenAs(operand, shape);
+  operand.shape = shape;
+}
+
+/// The operands are read in the OFM's shape when their storage allows; else the OFM is written in the
+/// IFM's shape when its storage allows (a SQUARED_DIFFERENCE's last Mul reads a bricked [1, 22, 11, 14]
+/// and writes its [1, 1, 1, 3388] reshape, one pixel of bricks: its channels in order). Returns whether the OFM's shape
+/// changed.
+bool agreeOnShape(OperationInfo& info) {
+  const auto readable = [&](const OperandInfo& operand, const npu::Shape4& shape) {
+    return !reshaped(operand, shape) || sameBytesAs(operand, shape);
+  };
+  if (readable(info.ifm, info.ofm.shape) && (!info.ifm2 || readable(*info.ifm2, info.ofm.shape))) {
+    for (OperandInfo* operand : {&info.ifm, info.ifm2 ? &*info.ifm2 : nullptr}) {
+      if (operand != nullptr && reshaped(*operand, info.ofm.shape)) {
+        seeAs(*operand, info.ofm.shape);
+      }
+    }
+    return false;
+  }
+  const npu::Shape4 shape = info.ifm.shape;
+  if (reshaped(info.ofm, shape) && sameBytesAs(info.ofm, shape) && (!info.ifm2 || readable(*info.ifm2, shape))) {
+    if (info.ifm2 && reshaped(*info.ifm2, shape)) {
+      seeAs(*info.ifm2, shape);
+    }
+    seeAs(info.ofm, shape);
+    return true;
+  }
+  npu::throwInternalError("elementwise operation '" + info.name + "' reads '" + info.ifm.storage.name + "' as " +
+                          info.ifm.shape.str() + " but writes '" + info.ofm.storage.name + "' as " +
+                          info.ofm.shape.str() + ", and no shape addresses both storages");
 }
 
 /// A part of a split read in a view of its own (lowering's "ifm_read_view": a SOFTMAX's max pool reads its
@@ -287,10 +331,7 @@ OperationInfo describe(const RegionSources& sources, const RegionStorage& storag
     }
   }
   if (info.kind == BlockOperation::Kind::Elementwise && !info.ifmReadShape) {
-    readInOfmShape(info.ifm, info.ofm.shape, op.name);
-    if (info.ifm2) {
-      readInOfmShape(*info.ifm2, info.ofm.shape, op.name);
-    }
+    info.ofmReshaped = agreeOnShape(info);
   }
   if (!info.memoryCopy) {
     describeScaling(op, info);

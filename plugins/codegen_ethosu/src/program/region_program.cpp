@@ -63,6 +63,15 @@ OperationGeometry geometryOf(const npu::Subgraph& subgraph, const npu::Scheduled
   geometry.readOffsets[0] = info.ifmReadOffset;
   geometry.readShapes[0] = info.ifmReadShape;
   geometry.ofmStripe = scheduled.ofmStripe;
+  if (info.ofmReshaped) {
+    // Written in its IFM's shape: only a whole OFM has the same stripe in both shapes.
+    if (scheduled.ofmStripe != subgraph.ofmShape(op, 0) || op.writeOffset ||
+        info.ofm.tileOffsets != decltype(info.ofm.tileOffsets){}) {
+      npu::throwInternalError("elementwise operation '" + info.name + "' writes its OFM in its IFM's shape " +
+                              info.ofm.shape.str() + " but is striped or writes a part");
+    }
+    geometry.ofmStripe = info.ofm.shape;
+  }
   geometry.depthSlices = scheduled.weights ? scheduled.weights->depthSlices : std::vector<int>{0, info.ofm.shape.depth};
   geometry.hasWeights = info.weights != nullptr;
   geometry.weightBuffers = scheduled.weights ? static_cast<int>(scheduled.weights->bufferBytes.size()) : 0;
