@@ -217,6 +217,16 @@ void readPartInView(OperandInfo& ifm, std::optional<npu::Shape4>& offset, std::o
     shape = view;
     return;
   }
+  // A part one pixel wide: its rows are the source's rows (the source seen as [1, N*H, W*C, 1]), its
+  // channels a column offset within them.
+  if (linear && view == npu::Shape4{1, static_cast<int>(pixels), shape->depth, 1} && shape->width == 1 &&
+      (shape->batch == 1 || shape->height == source.height)) {
+    ifm.shape = npu::Shape4{1, source.batch * source.height, source.width * source.depth, 1};
+    offset =
+        npu::Shape4{0, offset->batch * source.height + offset->height, offset->width * source.depth + offset->depth, 0};
+    shape = view;
+    return;
+  }
   // One run of bytes: the axes outside the first partial one are 1, the axes inside it whole.
   bool contiguous = false;
   for (int split = 0; split < 4 && !contiguous; ++split) {
