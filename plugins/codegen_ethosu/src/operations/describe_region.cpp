@@ -152,13 +152,25 @@ std::optional<npu::TensorFormat> formatSeenAs(const OperandInfo& operand, const 
   return std::nullopt;
 }
 
+/// Whether the operand is one row of pixels stored whole and `shape` cuts it into rows of as many
+/// channels: every format addresses that with a row stride of `shape.width` pixels.
+bool cutsRow(const OperandInfo& operand, const npu::Shape4& shape) {
+  const npu::Shape4& own = operand.shape;
+  return operand.storage.standard && own.batch == 1 && own.height == 1 && shape.batch == 1 &&
+         own.depth == shape.depth && std::int64_t{shape.height} * shape.width == own.width;
+}
+
 bool sameBytesAs(const OperandInfo& operand, const npu::Shape4& shape) {
-  return formatSeenAs(operand, shape).has_value();
+  return formatSeenAs(operand, shape).has_value() || cutsRow(operand, shape);
 }
 
 /// Sees the operand in `shape` (sameBytesAs it).
 void seeAs(OperandInfo& operand, const npu::Shape4& shape) {
-  operand.storage.format = *formatSeenAs(operand, shape);
+  if (const auto format = formatSeenAs(operand, shape)) {
+    operand.storage.format = *format;
+  } else {
+    operand.storedAs = operand.shape;
+  }
   operand.shape = shape;
 }
 

@@ -27,6 +27,9 @@ struct OperandInfo {
   NpuDataType type = NpuDataType::Int8;
   std::optional<Quantisation> quantisation;
   std::array<std::int64_t, 4> tileOffsets{}; ///< added to the tile base addresses
+  /// The one row of pixels the operand is stored as when `shape` cuts it into rows (the strides are
+  /// those of the row, with a row stride of `shape.width` pixels).
+  std::optional<npu::Shape4> storedAs;
 };
 
 struct OperationInfo {
