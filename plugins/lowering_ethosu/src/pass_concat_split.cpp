@@ -276,6 +276,14 @@ void moveReadIntoConsumer(const Operation& read, Operation& consumer) {
     }
   }
   if (consumer.ifmShapes.size() > slot) {
+    // A consumer that saw the part in a view of its own (a SOFTMAX's max pool reads [1, H, W, C] as
+    // [1, H*W, C, 1]) now sees the whole source, as Vela's estimates do; code generation still needs
+    // that view to address the part ("ifm_read_view", codegen only).
+    const Shape4 view = consumer.ifmShapes[slot];
+    if (slot == 0 && view != read.ofmShapes[0]) {
+      consumer.attributes.set("ifm_read_view",
+                              std::vector<std::int64_t>{view.batch, view.height, view.width, view.depth});
+    }
     consumer.ifmShapes[slot] = read.ifmShapes[0];
   }
 }

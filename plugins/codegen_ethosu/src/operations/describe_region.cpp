@@ -127,6 +127,144 @@ bool operandsInHardwareOrder(const npu::Subgraph& subgraph, npu::TensorId ifm, n
   return true;
 }
 
+/// An elementwise operation walks IFM, IFM2 and OFM alike, in one shape. Lowering can leave one reading
+/// an operand of another shape with as many elements (the producer of a bypassed RESHAPE writes the
+/// reshaped tensor: EXP of a 37x37 map writing its 1x1369 reshape), and reading that operand in its own
+/// shape would take a 37-wide tile and a second tile at base 0 for the rest of the row.
+bool reshaped(const OperandInfo& operand, const npu::Shape4& shape) {
+  return !operand.storage.scalar && operand.shape != shape && operand.shape.elements() == shape.elements();
+}
+
+/// The format that addresses a feature map stored whole in `operand.shape` when seen as `shape`, if any:
+/// NHWC as it is; bricks as NHWC when they hold one pixel (its channels in order); bricks as bricks with
+/// the same depth of one brick at most (a brick per pixel).
+std::optional<npu::TensorFormat> formatSeenAs(const OperandInfo& operand, const npu::Shape4& shape) {
+  const npu::Shape4& own = operand.shape;
+  if (!operand.storage.standard) {
+    return std::nullopt;
+  }
+  if (operand.storage.format == npu::TensorFormat::NHWC || (own.batch == 1 && own.height == 1 && own.width == 1)) {
+    return npu::TensorFormat::NHWC;
+  }
+  if (own.depth == shape.depth && shape.depth <= 16) {
+    return operand.storage.format;
+  }
+  return std::nullopt;
+}
+
+/// Whether the operand is one row of pixels stored whole and `shape` cuts it into rows of as many
+/// channels: every format addresses that with a row stride of `shape.width` pixels.
+bool cutsRow(const OperandInfo& operand, const npu::Shape4& shape) {
+  const npu::Shape4& own = operand.shape;
+  return operand.storage.standard && own.batch == 1 && own.height == 1 && shape.batch == 1 &&
+         own.depth == shape.depth && std::int64_t{shape.height} * shape.width == own.width;
+}
+
+bool sameBytesAs(const OperandInfo& operand, const npu::Shape4& shape) {
+  return formatSeenAs(operand, shape).has_value() || cutsRow(operand, shape);
+}
+
+/// Sees the operand in `shape` (sameBytesAs it).
+void seeAs(OperandInfo& operand, const npu::Shape4& shape) {
+  if (const auto format = formatSeenAs(operand, shape)) {
+    operand.storage.format = *format;
+  } else {
+    operand.storedAs = operand.shape;
+  }
+  operand.shape = shape;
+}
+
+/// The operands are read in the OFM's shape when their storage allows; else the OFM is written in the
+/// IFM's shape when its storage allows (a SQUARED_DIFFERENCE's last Mul reads a bricked [1, 22, 11, 14]
+/// and writes its [1, 1, 1, 3388] reshape, one pixel of bricks: its channels in order). Returns whether the OFM's shape
+/// changed.
+bool agreeOnShape(OperationInfo& info) {
+  const auto readable = [&](const OperandInfo& operand, const npu::Shape4& shape) {
+    return !reshaped(operand, shape) || sameBytesAs(operand, shape);
+  };
+  if (readable(info.ifm, info.ofm.shape) && (!info.ifm2 || readable(*info.ifm2, info.ofm.shape))) {
+    for (OperandInfo* operand : {&info.ifm, info.ifm2 ? &*info.ifm2 : nullptr}) {
+      if (operand != nullptr && reshaped(*operand, info.ofm.shape)) {
+        seeAs(*operand, info.ofm.shape);
+      }
+    }
+    return false;
+  }
+  const npu::Shape4 shape = info.ifm.shape;
+  if (reshaped(info.ofm, shape) && sameBytesAs(info.ofm, shape) && (!info.ifm2 || readable(*info.ifm2, shape))) {
+    if (info.ifm2 && reshaped(*info.ifm2, shape)) {
+      seeAs(*info.ifm2, shape);
+    }
+    seeAs(info.ofm, shape);
+    return true;
+  }
+  npu::throwInternalError("elementwise operation '" + info.name + "' reads '" + info.ifm.storage.name + "' as " +
+                          info.ifm.shape.str() + " but writes '" + info.ofm.storage.name + "' as " +
+                          info.ofm.shape.str() + ", and no shape addresses both storages");
+}
+
+/// A part of a split read in a view of its own (lowering's "ifm_read_view": a SOFTMAX's max pool reads its
+/// [1, 1, 1, 50] part of a [1, 1, 1, 100] source as [1, 1, 50, 1], a 50-wide kernel). The read offset and
+/// shape are in the source's shape, where the kernel would find a 1-wide IFM and read the rest of its
+/// width from another tile: the source is addressed in the view's rows instead, the same bytes when it
+/// is stored whole as NHWC and the part is one run of them that starts on a row of the view.
+void readPartInView(OperandInfo& ifm, std::optional<npu::Shape4>& offset, std::optional<npu::Shape4>& shape,
+                    const npu::Shape4& view, const std::string& name) {
+  const npu::Shape4 source = ifm.shape;
+  if (!offset || !shape || view == *shape) {
+    return;
+  }
+  const bool linear = ifm.storage.standard && ifm.storage.format == npu::TensorFormat::NHWC;
+  // Pixels as rows and channels as columns (a SOFTMAX or ARG_MAX view): every pixel of the source is a
+  // row of its channels, and the part's pixels are consecutive rows when it spans the source's width.
+  const std::int64_t pixels = std::int64_t{shape->batch} * shape->height * shape->width;
+  if (linear && view == npu::Shape4{1, static_cast<int>(pixels), shape->depth, 1} &&
+      (shape->width == source.width || (shape->height == 1 && shape->batch == 1)) &&
+      (shape->height == source.height || shape->batch == 1)) {
+    const std::int64_t firstPixel =
+        (std::int64_t{offset->batch} * source.height + offset->height) * source.width + offset->width;
+    ifm.shape =
+        npu::Shape4{1, static_cast<int>(std::int64_t{source.batch} * source.height * source.width), source.depth, 1};
+    offset = npu::Shape4{0, static_cast<int>(firstPixel), offset->depth, 0};
+    shape = view;
+    return;
+  }
+  // A part one pixel wide: its rows are the source's rows (the source seen as [1, N*H, W*C, 1]), its
+  // channels a column offset within them.
+  if (linear && view == npu::Shape4{1, static_cast<int>(pixels), shape->depth, 1} && shape->width == 1 &&
+      (shape->batch == 1 || shape->height == source.height)) {
+    ifm.shape = npu::Shape4{1, source.batch * source.height, source.width * source.depth, 1};
+    offset =
+        npu::Shape4{0, offset->batch * source.height + offset->height, offset->width * source.depth + offset->depth, 0};
+    shape = view;
+    return;
+  }
+  // One run of bytes: the axes outside the first partial one are 1, the axes inside it whole.
+  bool contiguous = false;
+  for (int split = 0; split < 4 && !contiguous; ++split) {
+    contiguous = true;
+    for (int axis = 0; axis < 4; ++axis) {
+      if ((axis < split && (*shape)[axis] != 1) || (axis > split && (*shape)[axis] != source[axis])) {
+        contiguous = false;
+      }
+    }
+  }
+  const std::int64_t start =
+      ((std::int64_t{offset->batch} * source.height + offset->height) * source.width + offset->width) * source.depth +
+      offset->depth;
+  const std::int64_t row = std::int64_t{view.width} * view.depth;
+  const bool addressable = linear && contiguous && view.batch == 1 && view.elements() == shape->elements() &&
+                           start % row == 0 && source.elements() % row == 0;
+  if (!addressable) {
+    npu::throwInternalError("operation '" + name + "' reads part " + shape->str() + " at " + offset->str() + " of '" +
+                            ifm.storage.name + "' " + source.str() + " as " + view.str() +
+                            ", which its storage cannot address");
+  }
+  ifm.shape = npu::Shape4{1, static_cast<int>(source.elements() / row), view.width, view.depth};
+  offset = npu::Shape4{0, static_cast<int>(start / row), 0, 0};
+  shape = view;
+}
+
 std::array<std::int64_t, 4> tileOffsetsOf(const npu::Operation& op) {
   const std::int64_t offset = op.attributes.getOr<std::int64_t>("ofm_tile_base_offset", 0);
   return {offset, offset, offset, offset};
@@ -190,6 +328,13 @@ OperationInfo describe(const RegionSources& sources, const RegionStorage& storag
   info.ifmReadOffset = op.readOffsets[0];
   info.ifmReadShape = op.readShapes[0];
   describeSemantics(subgraph, op, info);
+  if (const auto view = op.attributes.get<std::vector<std::int64_t>>("ifm_read_view");
+      view && view->size() == 4 && !scheduled.reversedOperands) {
+    readPartInView(info.ifm, info.ifmReadOffset, info.ifmReadShape,
+                   npu::Shape4{static_cast<int>((*view)[0]), static_cast<int>((*view)[1]), static_cast<int>((*view)[2]),
+                               static_cast<int>((*view)[3])},
+                   op.name);
+  }
   if (ifm2 != npu::kNoTensor && info.kind == BlockOperation::Kind::Elementwise && !info.unary) {
     info.ifm2 = operand(ifm2, ifm2Shape, true);
     // A scalar or broadcast operand must be IFM2: swap them here unless the scheduler already did.
@@ -206,6 +351,9 @@ OperationInfo describe(const RegionSources& sources, const RegionStorage& storag
       const double scale = second.quantisation.scale.empty() ? 1.0 : second.quantisation.scaleAt(0);
       info.ifm2Scalar = second.quantisation.empty() ? values.at(0) : (values.at(0) - zeroPoint) * scale;
     }
+  }
+  if (info.kind == BlockOperation::Kind::Elementwise && !info.ifmReadShape) {
+    info.ofmReshaped = agreeOnShape(info);
   }
   if (!info.memoryCopy) {
     describeScaling(op, info);

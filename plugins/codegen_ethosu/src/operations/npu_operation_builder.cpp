@@ -22,6 +22,10 @@ FeatureMap featureMap(const OperandInfo& operand, const Box& box,
     const npu::Shape4& s = operand.shape;
     strides = stridesOf(operand.storage, npu::Shape4{s.batch, s.width, s.height, s.depth});
     std::swap(strides[2], strides[3]);
+  } else if (operand.storedAs) {
+    strides = stridesOf(operand.storage, *operand.storedAs);
+    strides[2] = strides[3] * operand.shape.width;  // y: a row of the cut
+    strides[0] = strides[2] * operand.shape.height; // n
   } else {
     strides = stridesOf(operand.storage, operand.shape);
   }

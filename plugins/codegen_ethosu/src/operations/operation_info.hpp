@@ -23,10 +23,13 @@ namespace ethosu::codegen {
 /// A feature map operand: how it is stored and how the operation sees it.
 struct OperandInfo {
   StoredTensor storage;
-  npu::Shape4 shape;            ///< the operation's 4D view (Vela's ps.ifm_shapes / ofm_shapes)
+  npu::Shape4 shape; ///< the operation's 4D view (Vela's ps.ifm_shapes / ofm_shapes)
   NpuDataType type = NpuDataType::Int8;
   std::optional<Quantisation> quantisation;
   std::array<std::int64_t, 4> tileOffsets{}; ///< added to the tile base addresses
+  /// The one row of pixels the operand is stored as when `shape` cuts it into rows (the strides are
+  /// those of the row, with a row stride of `shape.width` pixels).
+  std::optional<npu::Shape4> storedAs;
 };
 
 struct OperationInfo {
@@ -43,7 +46,7 @@ struct OperationInfo {
   std::optional<double> ifm2Scalar; ///< IFM2 is a scalar constant of this real value
   OperandInfo ofm;
   std::array<int, 3> ofmStrideMultiplier{1, 1, 1}; ///< c, h, w
-  bool ofmTransposed = false; ///< the OFM's height and width strides are swapped (a transpose)
+  bool ofmTransposed = false;                      ///< the OFM's height and width strides are swapped (a transpose)
   bool reversedOperands = false;
   /// IFM and IFM2 were swapped for the hardware (a broadcast or scalar operand must be IFM2) after the
   /// stripes were planned: each stripe's IFM and IFM2 boxes swap too.
@@ -52,6 +55,8 @@ struct OperationInfo {
   std::optional<NpuKernel> kernel;
   npu::ExplicitPadding explicitPadding;
   bool tilePadding = false;
+  /// An elementwise OFM written in its IFM's shape (the scheduled stripes are in the OFM's own shape).
+  bool ofmReshaped = false;
   std::optional<npu::Shape4> ifmReadOffset; ///< for the padding of split reads
   std::optional<npu::Shape4> ifmReadShape;
 

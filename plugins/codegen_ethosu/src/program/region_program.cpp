@@ -59,7 +59,19 @@ OperationGeometry geometryOf(const npu::Subgraph& subgraph, const npu::Scheduled
   geometry.writeShape = op.writeShape;
   geometry.readOffsets = op.readOffsets;
   geometry.readShapes = op.readShapes;
+  // The IFM's read as code generation addresses it (a split part in the reader's view, see describe).
+  geometry.readOffsets[0] = info.ifmReadOffset;
+  geometry.readShapes[0] = info.ifmReadShape;
   geometry.ofmStripe = scheduled.ofmStripe;
+  if (info.ofmReshaped) {
+    // Written in its IFM's shape: only a whole OFM has the same stripe in both shapes.
+    if (scheduled.ofmStripe != subgraph.ofmShape(op, 0) || op.writeOffset ||
+        info.ofm.tileOffsets != decltype(info.ofm.tileOffsets){}) {
+      npu::throwInternalError("elementwise operation '" + info.name + "' writes its OFM in its IFM's shape " +
+                              info.ofm.shape.str() + " but is striped or writes a part");
+    }
+    geometry.ofmStripe = info.ofm.shape;
+  }
   geometry.depthSlices = scheduled.weights ? scheduled.weights->depthSlices : std::vector<int>{0, info.ofm.shape.depth};
   geometry.hasWeights = info.weights != nullptr;
   geometry.weightBuffers = scheduled.weights ? static_cast<int>(scheduled.weights->bufferBytes.size()) : 0;
@@ -94,7 +106,8 @@ std::vector<CascadeSpan> cascadeSpans(const npu::Schedule& schedule) {
 } // namespace
 
 RegionProgram buildRegionProgram(const RegionSources& sources, const Architecture& architecture) {
-  const npu::Subgraph& subgraph = sources.graph.subgraphs.at(static_cast<std::size_t>(sources.schedule.region.subgraph));
+  const npu::Subgraph& subgraph =
+      sources.graph.subgraphs.at(static_cast<std::size_t>(sources.schedule.region.subgraph));
   RegionProgram program;
   program.operations = describeRegion(sources);
   const auto producers = producersOf(subgraph, sources.schedule);

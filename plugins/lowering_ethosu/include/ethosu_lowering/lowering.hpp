@@ -43,6 +43,8 @@
 //     "alpha_scaling" (int list [alpha, multiplier, shift]): a LEAKY_RELU that replaced a PRELU or a Mul +
 //       Maximum keeps the original's bit-exact scaling for its table;
 //     "ofm_can_reuse_ifm" (bool): hint that the OFM may overwrite the IFM (elementwise, same shapes);
+//     "ifm_read_view" (int list [N, H, W, C]): the view an operation had of a split part it now reads
+//       from the split's source (readOffsets/readShapes in the source's shape); code generation only;
 //     "weights_format" (int): FullyConnected weights layout (0 = Vela order);
 // - Tensor formats (Vela's check_format_restrictions): a feature map that may be stored in the brick
 //   format gets TensorFormat::NHCWB16; one that must stay linear (Vela's force_linear_format: subgraph
