@@ -15,33 +15,15 @@
 namespace {
 
 /// The fake accelerator with a cost model that notes the operations it was told start their region.
-class RegionStartRecorder final : public npu::Accelerator, npu::CostModel {
+class RegionStartRecorder final : public npu::test::ForwardingAccelerator {
 public:
-  const npu::AcceleratorInfo& info() const override { return fake_.info(); }
-  const npu::MemorySystem& memory() const override { return fake_.memory(); }
-  const npu::OperatorSupport& support() const override { return fake_.support(); }
-  const npu::TensorLayout& layout() const override { return fake_.layout(); }
-  const npu::BlockConfigSelector& blockConfigs() const override { return fake_.blockConfigs(); }
-  const npu::WeightEncoder& weights() const override { return fake_.weights(); }
-  const npu::CostModel& costModel() const override { return *this; }
-
-  npu::CycleCost cycles(const npu::Subgraph& s, const npu::Operation& op, const npu::CostQuery& q) const override {
-    return fake_.costModel().cycles(s, op, q);
-  }
-  npu::ElementAccess elementAccess(const npu::Subgraph& s, const npu::Operation& op,
-                                   const npu::CostQuery& q) const override {
-    return fake_.costModel().elementAccess(s, op, q);
-  }
-  double transferCycles(npu::MemoryArea from, npu::MemoryArea to, std::int64_t bytes) const override {
-    return fake_.costModel().transferCycles(from, to, bytes);
-  }
   npu::OperationPerformance estimate(const npu::Subgraph& s, const npu::Operation& op,
                                      const npu::PerformanceContext& context) const override {
     if (context.startsRegion) {
       const std::scoped_lock lock(mutex_);
       startingOperations_.insert(op.name);
     }
-    return fake_.costModel().estimate(s, op, context);
+    return ForwardingAccelerator::estimate(s, op, context);
   }
 
   [[nodiscard]] std::set<std::string> startingOperations() const {
@@ -50,7 +32,6 @@ public:
   }
 
 private:
-  npu::test::FakeAccelerator fake_{1 << 20};
   mutable std::mutex mutex_;
   mutable std::set<std::string> startingOperations_;
 };

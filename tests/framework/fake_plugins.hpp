@@ -23,7 +23,11 @@ public:
 };
 
 /// One MAC per output element, one cycle per output element, SRAM fast storage of a given size.
-class FakeAccelerator final : public Accelerator, OperatorSupport, TensorLayout, BlockConfigSelector, WeightEncoder,
+class FakeAccelerator final : public Accelerator,
+                              OperatorSupport,
+                              TensorLayout,
+                              BlockConfigSelector,
+                              WeightEncoder,
                               CostModel {
 public:
   explicit FakeAccelerator(std::int64_t fastStorageBytes);
@@ -40,7 +44,8 @@ public:
   Shape4 storageRounding(TensorFormat) const override { return {1, 1, 1, 1}; }
   std::int64_t storageBytes(const Shape4& shape, DataType type, TensorFormat) const override;
   std::optional<BlockConfig> choose(const Subgraph&, const Operation&, const OperationShapes& shapes) const override;
-  std::vector<BlockConfig> candidates(const Subgraph& s, const Operation& op, const OperationShapes& shapes) const override;
+  std::vector<BlockConfig> candidates(const Subgraph& s, const Operation& op,
+                                      const OperationShapes& shapes) const override;
   Shape4 requiredIfmArea(const Subgraph&, const Operation&, const Shape4& ofmArea) const override { return ofmArea; }
   /// "Encodes" weights uncompressed: each depth slice holds its share of the weights plus 4-byte biases.
   EncodedWeights encode(const Subgraph& subgraph, const Operation& op, const BlockConfig&,
@@ -58,6 +63,34 @@ public:
 private:
   AcceleratorInfo info_;
   MemorySystem memory_;
+};
+
+/// The fake accelerator behind a cost model of a test's own: every call forwards to a FakeAccelerator
+/// except what a subclass overrides; its lower bound is the contract's default (no bound of its own).
+class ForwardingAccelerator : public Accelerator, public CostModel {
+public:
+  const AcceleratorInfo& info() const override { return fake_.info(); }
+  const MemorySystem& memory() const override { return fake_.memory(); }
+  const OperatorSupport& support() const override { return fake_.support(); }
+  const TensorLayout& layout() const override { return fake_.layout(); }
+  const BlockConfigSelector& blockConfigs() const override { return fake_.blockConfigs(); }
+  const WeightEncoder& weights() const override { return fake_.weights(); }
+  const CostModel& costModel() const override { return *this; }
+  CycleCost cycles(const Subgraph& s, const Operation& op, const CostQuery& q) const override {
+    return fake_.costModel().cycles(s, op, q);
+  }
+  ElementAccess elementAccess(const Subgraph& s, const Operation& op, const CostQuery& q) const override {
+    return fake_.costModel().elementAccess(s, op, q);
+  }
+  double transferCycles(MemoryArea from, MemoryArea to, std::int64_t bytes) const override {
+    return fake_.costModel().transferCycles(from, to, bytes);
+  }
+  OperationPerformance estimate(const Subgraph& s, const Operation& op, const PerformanceContext& c) const override {
+    return fake_.costModel().estimate(s, op, c);
+  }
+
+private:
+  FakeAccelerator fake_{1 << 20};
 };
 
 class FakeAcceleratorPlugin final : public AcceleratorPlugin {

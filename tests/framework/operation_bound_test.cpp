@@ -30,33 +30,7 @@ const npu::Operation& probe(const npu::Subgraph& subgraph, npu::OpType type) {
 }
 
 /// The fake accelerator with a cost model that gives no bound of its own.
-class WithoutOwnBound final : public npu::Accelerator, npu::CostModel {
-public:
-  const npu::AcceleratorInfo& info() const override { return fake_.info(); }
-  const npu::MemorySystem& memory() const override { return fake_.memory(); }
-  const npu::OperatorSupport& support() const override { return fake_.support(); }
-  const npu::TensorLayout& layout() const override { return fake_.layout(); }
-  const npu::BlockConfigSelector& blockConfigs() const override { return fake_.blockConfigs(); }
-  const npu::WeightEncoder& weights() const override { return fake_.weights(); }
-  const npu::CostModel& costModel() const override { return *this; }
-  npu::CycleCost cycles(const npu::Subgraph& s, const npu::Operation& op, const npu::CostQuery& q) const override {
-    return fake_.costModel().cycles(s, op, q);
-  }
-  npu::ElementAccess elementAccess(const npu::Subgraph& s, const npu::Operation& op,
-                                   const npu::CostQuery& q) const override {
-    return fake_.costModel().elementAccess(s, op, q);
-  }
-  double transferCycles(npu::MemoryArea from, npu::MemoryArea to, std::int64_t bytes) const override {
-    return fake_.costModel().transferCycles(from, to, bytes);
-  }
-  npu::OperationPerformance estimate(const npu::Subgraph& s, const npu::Operation& op,
-                                     const npu::PerformanceContext& context) const override {
-    return fake_.costModel().estimate(s, op, context);
-  }
-
-private:
-  npu::test::FakeAccelerator fake_{1 << 20};
-};
+class WithoutOwnBound final : public npu::test::ForwardingAccelerator {};
 
 npu::PerformanceContext contextFor(const npu::Subgraph& subgraph, const npu::Operation& op) {
   npu::PerformanceContext context;
