@@ -160,7 +160,10 @@ Schedule scheduleWith(const ScheduleRequest& request, const SchedulerOptions& op
   request.progress.begin("scheduling " + name, 5);
   // The MAX and MIN schedules are independent, and so are the MAX schedule's buffering and the MIN
   // schedule's cascades: each pair runs side by side (the results do not depend on it).
-  auto [maxTemplate, minSchedule] = maxAndMinimalSchedules(context, initialPlacement);
+  // Named variables, not a structured binding: the lambdas below capture them (clang 14 cannot).
+  std::pair<SchedulePlan, SchedulePlan> plans = maxAndMinimalSchedules(context, initialPlacement);
+  SchedulePlan& maxTemplate = plans.first;
+  SchedulePlan& minSchedule = plans.second;
   updateMemorySnapshot(context, initialPlacement, maxTemplate);
   SchedulePlan optimisedMax;
   const bool forSize = options.strategy == OptimisationStrategy::Size;
