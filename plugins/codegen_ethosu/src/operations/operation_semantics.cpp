@@ -282,6 +282,18 @@ std::optional<Quantisation> hardwareQuantisation(const npu::Subgraph& subgraph, 
   return result;
 }
 
+int runnableStride(int stride, int ofmExtent, const std::string& operation) {
+  constexpr int kMaxHardwareStride = 4; // KERNEL_STRIDE holds stride - 1 in two bits per axis
+  if (stride >= 1 && stride <= kMaxHardwareStride) {
+    return stride;
+  }
+  if (ofmExtent == 1 && stride > kMaxHardwareStride) {
+    return 1;
+  }
+  npu::throwCompileError("operation '" + operation + "' has stride " + std::to_string(stride) +
+                         ", which the NPU cannot run (1 to " + std::to_string(kMaxHardwareStride) + ")");
+}
+
 void describeSemantics(const npu::Subgraph& subgraph, const npu::Operation& op, OperationInfo& info) {
   describeKind(op, info);
   if (info.memoryCopy) {
@@ -295,8 +307,12 @@ void describeSemantics(const npu::Subgraph& subgraph, const npu::Operation& op, 
                                                                   : NpuResampling::None;
   if (info.kind != BlockOperation::Kind::Elementwise) {
     const npu::Kernel kernel = op.kernel.value_or(npu::Kernel{});
-    info.kernel =
-        NpuKernel{kernel.width, kernel.height, kernel.strideX, kernel.strideY, kernel.dilationX, kernel.dilationY};
+    info.kernel = NpuKernel{kernel.width,
+                            kernel.height,
+                            runnableStride(kernel.strideX, info.ofm.shape.width, info.name),
+                            runnableStride(kernel.strideY, info.ofm.shape.height, info.name),
+                            kernel.dilationX,
+                            kernel.dilationY};
     info.explicitPadding = op.explicitPadding;
     info.tilePadding = op.padding == npu::Padding::Tile;
   }

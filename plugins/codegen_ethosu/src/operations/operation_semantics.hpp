@@ -23,6 +23,11 @@ void describeScaling(const npu::Operation& op, OperationInfo& info);
 [[nodiscard]] std::optional<Quantisation> hardwareQuantisation(const npu::Subgraph& subgraph, const npu::Operation& op,
                                                                npu::TensorId tensor, bool input);
 
+/// The stride the hardware runs along an axis whose OFM extent is `ofmExtent`; it encodes 1 to 4. An OFM
+/// of one row (column) reads the same IFM rows (columns) at any stride, and Vela's checks accept any
+/// stride there: it runs at stride 1. A larger stride over a longer axis is a compile error.
+[[nodiscard]] int runnableStride(int stride, int ofmExtent, const std::string& operation);
+
 [[nodiscard]] NpuDataType npuDataType(npu::DataType type, const std::string& tensorName);
 
 } // namespace ethosu::codegen

@@ -2,6 +2,7 @@
 #include "program/region_program.hpp"
 
 #include "operations/npu_operation_builder.hpp"
+#include "operations/operation_semantics.hpp"
 #include "stream/lookup_tables.hpp"
 
 #include "npu/core/diagnostics.hpp"
@@ -40,8 +41,8 @@ OperationGeometry geometryOf(const npu::Subgraph& subgraph, const npu::Scheduled
   }
   geometry.ofmShape = info.ofm.shape;
   const npu::Kernel kernel = op.kernel.value_or(npu::Kernel{});
-  geometry.strideX = kernel.strideX;
-  geometry.strideY = kernel.strideY;
+  geometry.strideX = runnableStride(kernel.strideX, info.ofm.shape.width, info.name);
+  geometry.strideY = runnableStride(kernel.strideY, info.ofm.shape.height, info.name);
   if (const auto skirt = op.attributes.get<std::vector<std::int64_t>>("skirt"); skirt && skirt->size() == 4) {
     geometry.skirt = std::array<int, 4>{static_cast<int>((*skirt)[0]), static_cast<int>((*skirt)[1]),
                                         static_cast<int>((*skirt)[2]), static_cast<int>((*skirt)[3])};
