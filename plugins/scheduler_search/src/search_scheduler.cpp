@@ -2,6 +2,7 @@
 #include "search_scheduler.hpp"
 
 #include "costed_accelerator.hpp"
+#include "feature_map_spilling.hpp"
 
 #include "cascade_scheduler.hpp"
 #include "dp_scheduler.hpp"
@@ -149,6 +150,58 @@ std::vector<CandidateSpec> fittingRound(const ScheduleRequest& request, std::int
   return specs;
 }
 
+/// The schedule `make` builds, with feature maps spilled to `spillArea` until it fits `limit`.
+std::function<Schedule(const ScheduleRequest&)> spilled(std::function<Schedule(const ScheduleRequest&)> make,
+                                                        std::int64_t limit, MemoryArea spillArea) {
+  return [make = std::move(make), limit, spillArea](const ScheduleRequest& request) {
+    std::optional<SpilledSchedule> result =
+        spillToFit(request.graph, make(request), request.accelerator, limit, spillArea);
+    if (!result) {
+      throwCompileError("what cannot be spilled (rolling and weight buffers) exceeds the limit of " +
+                            std::to_string(limit) + " bytes",
+                        SourceLocation{request.graph.sourcePath, 0, 0, {}});
+    }
+    return std::move(result->schedule);
+  };
+}
+
+/// The spilling round, when the fast storage is a memory of its own: schedules planned for more than
+/// the limit (bigger stripes and cascades, more weight buffering, more feature maps in the fast storage),
+/// then made to fit by spilling feature maps to the feature-map area by the fewest cycles added per byte.
+std::vector<CandidateSpec> spillingRound(const ScheduleRequest& request, std::int64_t limit, MemoryArea spillArea,
+                                         const Shared& shared) {
+  using cascade::OptimisationStrategy;
+  using cascade::StripeSearch;
+  std::vector<CandidateSpec> specs;
+  for (const auto& accelerator : {std::shared_ptr<const Accelerator>{},
+                                  costedAccelerator(request.accelerator, shared, BlockObjective::Compute)}) {
+    const std::string blocks = accelerator ? ", " + objectiveName(BlockObjective::Compute) : "";
+    for (const int times : {2, 4}) {
+      CandidateSpec spec = cascadeCandidate(
+          "cascade planned for " + std::to_string(times) + "x the limit, feature maps spilled" + blocks, accelerator,
+          cascadeOptions(limit * times, StripeSearch::Vela, OptimisationStrategy::Performance), shared);
+      spec.make = spilled(std::move(spec.make), limit, spillArea);
+      specs.push_back(std::move(spec));
+    }
+  }
+  return specs;
+}
+
+/// When nothing fits: every schedule made, with feature maps spilled until it fits.
+std::vector<CandidateSpec> spillFailures(const std::vector<CandidateResult>& results, std::int64_t limit,
+                                         MemoryArea spillArea) {
+  std::vector<CandidateSpec> specs;
+  for (const CandidateResult& result : results) {
+    if (result.schedule && !result.fits) {
+      auto schedule = std::make_shared<const Schedule>(*result.schedule);
+      specs.push_back(CandidateSpec{result.name + ", feature maps spilled",
+                                    spilled([schedule](const ScheduleRequest&) { return *schedule; }, limit, spillArea),
+                                    false, std::nullopt});
+    }
+  }
+  return specs;
+}
+
 std::vector<CandidateResult> evaluate(const ScheduleRequest& request, const std::vector<CandidateSpec>& specs,
                                       std::int64_t limit, std::optional<Error>* velaError) {
   std::vector<CandidateResult> results(specs.size());
@@ -282,6 +335,17 @@ std::vector<CandidateResult> search(const ScheduleRequest& request, const Search
     auto fitting = evaluate(request, fittingRound(request, limit, shared), limit, nullptr);
     results.insert(results.end(), std::make_move_iterator(fitting.begin()), std::make_move_iterator(fitting.end()));
   }
+  const std::optional<MemoryArea> spillArea = spillAreaOf(request.accelerator.memory());
+  if (options.spill && spillArea) {
+    std::vector<CandidateSpec> round = spillingRound(request, limit, *spillArea, shared);
+    if (!anyFits(results)) {
+      std::vector<CandidateSpec> failures = spillFailures(results, limit, *spillArea);
+      round.insert(round.end(), std::make_move_iterator(failures.begin()), std::make_move_iterator(failures.end()));
+    }
+    auto spilledResults = evaluate(request, round, limit, nullptr);
+    results.insert(results.end(), std::make_move_iterator(spilledResults.begin()),
+                   std::make_move_iterator(spilledResults.end()));
+  }
   return results;
 }
 
@@ -363,6 +427,13 @@ std::vector<OptionSpec> optionSpecs() {
        "scheduler's search: exhaustive; off by default: it rarely wins and costs compile time)",
        {},
        false},
+      {"spill",
+       OptionType::Boolean,
+       "true",
+       "when the fast storage is a memory of its own (Dedicated_Sram): candidates planned for 2x and 4x the limit "
+       "made to fit by spilling feature maps to the feature-map area, fewest cycles added per byte first",
+       {},
+       false},
   };
 }
 
@@ -384,6 +455,9 @@ SearchOptions readOptions(const OptionValues& values) {
   }
   if (values.has("exhaustive_stripes")) {
     options.exhaustiveStripes = values.getBool("exhaustive_stripes");
+  }
+  if (values.has("spill")) {
+    options.spill = values.getBool("spill");
   }
   return options;
 }
