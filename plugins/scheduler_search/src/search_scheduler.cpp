@@ -349,6 +349,21 @@ std::vector<CandidateResult> search(const ScheduleRequest& request, const Search
   return results;
 }
 
+/// Why no feature map was spilled to make room, for the error when nothing fits.
+std::string spillingNote(const MemorySystem& memory, const SearchOptions& options) {
+  if (!options.spill) {
+    return "; spilling feature maps is off (scheduler option spill)";
+  }
+  if (spillAreaOf(memory)) {
+    return "; feature maps spilled to " + std::string(displayNameOf(memory.featureMapArea)) +
+           " where they could be (what stays is rolling, weight and scales buffers)";
+  }
+  return "; no feature map can be spilled: they live in the " + std::string(displayNameOf(memory.fastStorageArea)) +
+         " itself and the memory mode" + (memory.memoryMode.empty() ? "" : " " + memory.memoryMode) +
+         " has no other writable working memory (a memory mode with a separate fast storage, such as "
+         "Dedicated_Sram, keeps feature maps in DRAM and the SRAM as a cache)";
+}
+
 } // namespace
 
 std::vector<CandidateResult> searchCandidates(const ScheduleRequest& request, const SearchOptions& options) {
@@ -386,11 +401,13 @@ Schedule scheduleRegion(const ScheduleRequest& request, const SearchOptions& opt
       smallest = candidate.fastStoragePeak;
     }
   }
-  const std::string tried = "none of the " + std::to_string(candidates.size()) +
-                            " schedules the search tried (smaller stripes, deeper cascades, less weight "
-                            "buffering, optimised for size) fits the limit of " +
-                            std::to_string(limit) + " bytes" +
-                            (smallest > 0 ? "; the smallest of them needs " + std::to_string(smallest) + " bytes" : "");
+  const std::string tried =
+      "none of the " + std::to_string(candidates.size()) +
+      " schedules the search tried (smaller stripes, deeper cascades, less weight "
+      "buffering, optimised for size) fits the limit of " +
+      std::to_string(limit) + " bytes" +
+      (smallest > 0 ? "; the smallest of them needs " + std::to_string(smallest) + " bytes" : "") +
+      spillingNote(request.accelerator.memory(), options);
   if (velaError) {
     throwCompileError(velaError->message() + "; " + tried, velaError->location(), velaError->hint());
   }

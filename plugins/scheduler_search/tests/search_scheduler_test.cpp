@@ -181,6 +181,8 @@ BOOST_AUTO_TEST_CASE(a_limit_no_candidate_fits_is_a_compile_error_saying_what_wa
     BOOST_TEST((error.kind() == ErrorKind::Compile));
     BOOST_TEST(error.message().find("none of the") != std::string::npos, error.message());
     BOOST_TEST(error.message().find("limit of 256 bytes") != std::string::npos, error.message());
+    // Feature maps live in the fast storage itself (Shared_Sram-like): nothing could be spilled, and it says why.
+    BOOST_TEST(error.message().find("no feature map can be spilled") != std::string::npos, error.message());
   }
 }
 
