@@ -70,6 +70,49 @@ void updateMemoryUsage(Schedule& schedule, const std::vector<std::int64_t>& usag
   schedule.fastStoragePeak = usage.empty() ? 0 : *std::max_element(usage.begin(), usage.end());
 }
 
+/// The greedy choice relieves one peak at a time, so a buffer spilled early may fit again once later
+/// ones made room: spilled buffers return to the fast storage where they fit at every time they are
+/// live, the most cycles saved per byte first (each judged once against the fully spilled schedule).
+std::vector<std::int64_t> bringBack(const Graph& graph, Schedule& schedule, const Accelerator& accelerator,
+                                    std::int64_t limit, MemoryArea fast, const std::vector<std::size_t>& spilled,
+                                    std::vector<std::int64_t> usage) {
+  const double base = cyclesOf(graph, schedule, accelerator);
+  std::vector<double> saved(spilled.size());
+  tbb::parallel_for(std::size_t{0}, spilled.size(), [&](std::size_t index) {
+    Schedule trial = schedule;
+    move(trial, spilled[index], fast);
+    saved[index] = base - cyclesOf(graph, trial, accelerator);
+  });
+  std::vector<std::size_t> order(spilled.size());
+  for (std::size_t index = 0; index < order.size(); ++index) {
+    order[index] = index;
+  }
+  const auto rate = [&](std::size_t index) {
+    return saved[index] / static_cast<double>(std::max<std::int64_t>(1, schedule.buffers[spilled[index]].range.size));
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rate(a) > rate(b); });
+  for (const std::size_t index : order) {
+    const LiveRange& range = schedule.buffers[spilled[index]].range;
+    if (saved[index] <= 0.0) {
+      continue;
+    }
+    // The times usageOverTime counts the buffer at.
+    const std::int64_t first = std::max<std::int64_t>(range.start, 0);
+    const std::int64_t last = std::min<std::int64_t>(range.end, static_cast<std::int64_t>(usage.size()) - 1);
+    bool fits = true;
+    for (std::int64_t time = first; time <= last && fits; ++time) {
+      fits = usage[static_cast<std::size_t>(time)] + range.size <= limit;
+    }
+    if (fits) {
+      move(schedule, spilled[index], fast);
+      for (std::int64_t time = first; time <= last; ++time) {
+        usage[static_cast<std::size_t>(time)] += range.size;
+      }
+    }
+  }
+  return scheduling::usageOverTime(schedule, fast);
+}
+
 } // namespace
 
 std::optional<MemoryArea> spillAreaOf(const MemorySystem& memory) {
@@ -85,6 +128,7 @@ std::optional<SpilledSchedule> spillToFit(const Graph& graph, Schedule schedule,
   const Subgraph& subgraph = graph.subgraphs.at(static_cast<std::size_t>(schedule.region.subgraph));
   std::vector<std::size_t> movable = spillableBuffers(schedule, subgraph, fast);
   SpilledSchedule result;
+  std::vector<std::size_t> spilledBuffers;
   std::vector<std::int64_t> usage = scheduling::usageOverTime(schedule, fast);
   while (true) {
     const auto peak = std::max_element(usage.begin(), usage.end()); // the first time of the peak
@@ -123,10 +167,19 @@ std::optional<SpilledSchedule> spillToFit(const Graph& graph, Schedule schedule,
     move(schedule, live[best], spillArea);
     const BufferRequest& spilled = schedule.buffers[live[best]];
     result.spilled.insert(result.spilled.end(), spilled.tensors.begin(), spilled.tensors.end());
+    spilledBuffers.push_back(live[best]);
     movable.erase(std::find(movable.begin(), movable.end(), live[best]));
     usage = scheduling::usageOverTime(schedule, fast);
   }
   if (!result.spilled.empty()) {
+    usage = bringBack(graph, schedule, accelerator, limit, fast, spilledBuffers, usage);
+    result.spilled.clear();
+    for (const std::size_t position : spilledBuffers) {
+      if (schedule.buffers[position].area != fast) {
+        result.spilled.insert(result.spilled.end(), schedule.buffers[position].tensors.begin(),
+                              schedule.buffers[position].tensors.end());
+      }
+    }
     updateMemoryUsage(schedule, usage);
   }
   result.schedule = std::move(schedule);
