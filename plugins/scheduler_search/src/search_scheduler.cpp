@@ -130,15 +130,28 @@ std::vector<CandidateSpec> firstRound(const ScheduleRequest& request, const Sear
   return specs;
 }
 
+/// Block configs a round plans with: an accelerator (null: the real one, Vela's choice) and the suffix
+/// of the candidate's name.
+struct BlockSource {
+  std::shared_ptr<const Accelerator> accelerator;
+  std::string suffix;
+};
+
+/// Vela's block configs and the *compute* objective's: what the fitting and spilling rounds plan with.
+std::vector<BlockSource> velaAndComputeBlocks(const ScheduleRequest& request, const Shared& shared) {
+  return {BlockSource{nullptr, ""}, BlockSource{costedAccelerator(request.accelerator, shared, BlockObjective::Compute),
+                                                ", " + objectiveName(BlockObjective::Compute)}};
+}
+
 /// The fitting round, when no first-round schedule fits: schedules planned for less SRAM than the
 /// limit (smaller stripes, deeper cascades, less weight buffering) and optimised for size.
 std::vector<CandidateSpec> fittingRound(const ScheduleRequest& request, std::int64_t limit, const Shared& shared) {
   using cascade::OptimisationStrategy;
   using cascade::StripeSearch;
   std::vector<CandidateSpec> specs;
-  for (const auto& accelerator : {std::shared_ptr<const Accelerator>{},
-                                  costedAccelerator(request.accelerator, shared, BlockObjective::Compute)}) {
-    const std::string blocks = accelerator ? ", " + objectiveName(BlockObjective::Compute) : "";
+  for (const BlockSource& source : velaAndComputeBlocks(request, shared)) {
+    const auto& accelerator = source.accelerator;
+    const std::string& blocks = source.suffix;
     for (const int eighths : {6, 4, 2, 1}) {
       specs.push_back(cascadeCandidate(
           "cascade planned for " + std::to_string(eighths) + "/8 of the limit" + blocks, accelerator,
@@ -173,9 +186,9 @@ std::vector<CandidateSpec> spillingRound(const ScheduleRequest& request, std::in
   using cascade::OptimisationStrategy;
   using cascade::StripeSearch;
   std::vector<CandidateSpec> specs;
-  for (const auto& accelerator : {std::shared_ptr<const Accelerator>{},
-                                  costedAccelerator(request.accelerator, shared, BlockObjective::Compute)}) {
-    const std::string blocks = accelerator ? ", " + objectiveName(BlockObjective::Compute) : "";
+  for (const BlockSource& source : velaAndComputeBlocks(request, shared)) {
+    const auto& accelerator = source.accelerator;
+    const std::string& blocks = source.suffix;
     for (const int times : {2, 4}) {
       CandidateSpec spec = cascadeCandidate(
           "cascade planned for " + std::to_string(times) + "x the limit, feature maps spilled" + blocks, accelerator,

@@ -5,7 +5,7 @@
 
 #include "cascade_scheduler.hpp"
 
-#include "support/scheduling_fakes.hpp"
+#include "search_test_support.hpp"
 
 #include "scheduler_common/schedule_checks.hpp"
 
@@ -29,21 +29,8 @@ Graph wideNetwork(int size) {
   return builder.build();
 }
 
-std::int64_t peakOf(const Schedule& schedule, MemoryArea area) {
-  const auto usage = scheduling::usageOverTime(schedule, area);
-  return usage.empty() ? 0 : *std::max_element(usage.begin(), usage.end());
-}
-
-struct Region {
-  Graph graph;
-  std::vector<NpuRegion> regions;
-  OptionValues values;
-  SilentProgress progress;
-  explicit Region(Graph g) : graph(std::move(g)), regions(test::npuRegions(graph)) {}
-  [[nodiscard]] ScheduleRequest request(const Accelerator& accelerator) {
-    return ScheduleRequest{graph, regions.front(), accelerator, values, progress};
-  }
-};
+using Region = test::SearchRegion;
+using test::peakOf;
 
 /// The cascade scheduler's schedule planned with all the fast storage it wants (1 MiB).
 Schedule generousSchedule(Region& region, const Accelerator& accelerator) {

@@ -5,7 +5,7 @@
 
 #include "cascade_scheduler.hpp"
 
-#include "support/scheduling_fakes.hpp"
+#include "search_test_support.hpp"
 
 #include "scheduler_common/schedule_checks.hpp"
 
@@ -47,21 +47,8 @@ std::string describe(const Schedule& schedule) {
   return out.str();
 }
 
-struct Region {
-  Graph graph;
-  std::vector<NpuRegion> regions;
-  OptionValues values;
-  SilentProgress progress;
-  explicit Region(Graph g) : graph(std::move(g)), regions(test::npuRegions(graph)) {}
-  [[nodiscard]] ScheduleRequest request(const Accelerator& accelerator) {
-    return ScheduleRequest{graph, regions.front(), accelerator, values, progress};
-  }
-};
-
-std::int64_t peakOf(const Schedule& schedule, MemoryArea area) {
-  const auto usage = scheduling::usageOverTime(schedule, area);
-  return usage.empty() ? 0 : *std::max_element(usage.begin(), usage.end());
-}
+using Region = test::SearchRegion;
+using test::peakOf;
 
 std::vector<search::CandidateResult> results(const std::vector<std::pair<double, bool>>& figures) {
   std::vector<search::CandidateResult> list;
