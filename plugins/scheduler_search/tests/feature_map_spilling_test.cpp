@@ -18,15 +18,9 @@ using namespace npu;
 
 namespace {
 
+/// Wider than the search tests' graph, so that its feature maps dominate the fast storage.
 Graph wideNetwork(int size) {
-  test::GraphBuilder builder;
-  TensorId x = builder.conv(builder.input({1, size, size, 8}), 32, 3, 1);
-  for (int block = 0; block < 3; ++block) {
-    const TensorId expanded = builder.conv(x, 64, 1, 1);
-    x = builder.add(x, builder.conv(builder.depthwise(expanded), 32, 1, 1));
-  }
-  builder.output(builder.conv(x, 16, 3, 2));
-  return builder.build();
+  return test::invertedResiduals(size, test::InvertedResidualShape{1, 32, 64, 16});
 }
 
 using Region = test::SearchRegion;

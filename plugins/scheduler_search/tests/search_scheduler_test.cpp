@@ -21,17 +21,7 @@ using namespace npu;
 
 namespace {
 
-Graph invertedResiduals(int size) {
-  test::GraphBuilder builder;
-  TensorId x = builder.conv(builder.input({1, size, size, 8}), 16, 3, 2);
-  for (int block = 0; block < 3; ++block) {
-    const TensorId expanded = builder.conv(x, 96, 1, 1);
-    const TensorId depthwise = builder.depthwise(expanded);
-    x = builder.add(x, builder.conv(depthwise, 16, 1, 1));
-  }
-  builder.output(builder.conv(x, 32, 3, 2));
-  return builder.build();
-}
+using test::invertedResiduals;
 
 /// Everything of a schedule the framework consumes, as text.
 std::string describe(const Schedule& schedule) {

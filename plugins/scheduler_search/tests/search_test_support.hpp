@@ -17,6 +17,27 @@
 
 namespace npu::test {
 
+/// What the graph of `invertedResiduals` looks like.
+struct InvertedResidualShape {
+  int stemStride = 2;   ///< of the 3x3 stem convolution
+  int width = 16;       ///< depth of the residual path
+  int expanded = 96;    ///< depth inside each block
+  int outputDepth = 32; ///< of the last, strided 3x3 convolution
+};
+
+/// A 3x3 stem convolution of a size x size x 8 input, three inverted residual blocks (1x1 expansion,
+/// depthwise, 1x1 projection, add) and a strided 3x3 convolution.
+inline Graph invertedResiduals(int size, const InvertedResidualShape& shape = {}) {
+  GraphBuilder builder;
+  TensorId x = builder.conv(builder.input({1, size, size, 8}), shape.width, 3, shape.stemStride);
+  for (int block = 0; block < 3; ++block) {
+    const TensorId expanded = builder.conv(x, shape.expanded, 1, 1);
+    x = builder.add(x, builder.conv(builder.depthwise(expanded), shape.width, 1, 1));
+  }
+  builder.output(builder.conv(x, shape.outputDepth, 3, 2));
+  return builder.build();
+}
+
 /// The first NPU region of a graph with empty scheduler options.
 struct SearchRegion {
   Graph graph;
