@@ -2,6 +2,7 @@
 #include "search_scheduler.hpp"
 
 #include "costed_accelerator.hpp"
+#include "feature_map_spilling.hpp"
 
 #include "cascade_scheduler.hpp"
 #include "dp_scheduler.hpp"
@@ -129,15 +130,28 @@ std::vector<CandidateSpec> firstRound(const ScheduleRequest& request, const Sear
   return specs;
 }
 
+/// Block configs a round plans with: an accelerator (null: the real one, Vela's choice) and the suffix
+/// of the candidate's name.
+struct BlockSource {
+  std::shared_ptr<const Accelerator> accelerator;
+  std::string suffix;
+};
+
+/// Vela's block configs and the *compute* objective's: what the fitting and spilling rounds plan with.
+std::vector<BlockSource> velaAndComputeBlocks(const ScheduleRequest& request, const Shared& shared) {
+  return {BlockSource{nullptr, ""}, BlockSource{costedAccelerator(request.accelerator, shared, BlockObjective::Compute),
+                                                ", " + objectiveName(BlockObjective::Compute)}};
+}
+
 /// The fitting round, when no first-round schedule fits: schedules planned for less SRAM than the
 /// limit (smaller stripes, deeper cascades, less weight buffering) and optimised for size.
 std::vector<CandidateSpec> fittingRound(const ScheduleRequest& request, std::int64_t limit, const Shared& shared) {
   using cascade::OptimisationStrategy;
   using cascade::StripeSearch;
   std::vector<CandidateSpec> specs;
-  for (const auto& accelerator : {std::shared_ptr<const Accelerator>{},
-                                  costedAccelerator(request.accelerator, shared, BlockObjective::Compute)}) {
-    const std::string blocks = accelerator ? ", " + objectiveName(BlockObjective::Compute) : "";
+  for (const BlockSource& source : velaAndComputeBlocks(request, shared)) {
+    const auto& accelerator = source.accelerator;
+    const std::string& blocks = source.suffix;
     for (const int eighths : {6, 4, 2, 1}) {
       specs.push_back(cascadeCandidate(
           "cascade planned for " + std::to_string(eighths) + "/8 of the limit" + blocks, accelerator,
@@ -145,6 +159,58 @@ std::vector<CandidateSpec> fittingRound(const ScheduleRequest& request, std::int
     }
     specs.push_back(cascadeCandidate("cascade optimised for size" + blocks, accelerator,
                                      cascadeOptions(limit, StripeSearch::Vela, OptimisationStrategy::Size), shared));
+  }
+  return specs;
+}
+
+/// The schedule `make` builds, with feature maps spilled to `spillArea` until it fits `limit`.
+std::function<Schedule(const ScheduleRequest&)> spilled(std::function<Schedule(const ScheduleRequest&)> make,
+                                                        std::int64_t limit, MemoryArea spillArea) {
+  return [make = std::move(make), limit, spillArea](const ScheduleRequest& request) {
+    std::optional<SpilledSchedule> result =
+        spillToFit(request.graph, make(request), request.accelerator, limit, spillArea);
+    if (!result) {
+      throwCompileError("what cannot be spilled (rolling and weight buffers) exceeds the limit of " +
+                            std::to_string(limit) + " bytes",
+                        SourceLocation{request.graph.sourcePath, 0, 0, {}});
+    }
+    return std::move(result->schedule);
+  };
+}
+
+/// The spilling round, when the fast storage is a memory of its own: schedules planned for more than
+/// the limit (bigger stripes and cascades, more weight buffering, more feature maps in the fast storage),
+/// then made to fit by spilling feature maps to the feature-map area by the fewest cycles added per byte.
+std::vector<CandidateSpec> spillingRound(const ScheduleRequest& request, std::int64_t limit, MemoryArea spillArea,
+                                         const Shared& shared) {
+  using cascade::OptimisationStrategy;
+  using cascade::StripeSearch;
+  std::vector<CandidateSpec> specs;
+  for (const BlockSource& source : velaAndComputeBlocks(request, shared)) {
+    const auto& accelerator = source.accelerator;
+    const std::string& blocks = source.suffix;
+    for (const int times : {2, 4}) {
+      CandidateSpec spec = cascadeCandidate(
+          "cascade planned for " + std::to_string(times) + "x the limit, feature maps spilled" + blocks, accelerator,
+          cascadeOptions(limit * times, StripeSearch::Vela, OptimisationStrategy::Performance), shared);
+      spec.make = spilled(std::move(spec.make), limit, spillArea);
+      specs.push_back(std::move(spec));
+    }
+  }
+  return specs;
+}
+
+/// When nothing fits: every schedule made, with feature maps spilled until it fits.
+std::vector<CandidateSpec> spillFailures(const std::vector<CandidateResult>& results, std::int64_t limit,
+                                         MemoryArea spillArea) {
+  std::vector<CandidateSpec> specs;
+  for (const CandidateResult& result : results) {
+    if (result.schedule && !result.fits) {
+      auto schedule = std::make_shared<const Schedule>(*result.schedule);
+      specs.push_back(CandidateSpec{result.name + ", feature maps spilled",
+                                    spilled([schedule](const ScheduleRequest&) { return *schedule; }, limit, spillArea),
+                                    false, std::nullopt});
+    }
   }
   return specs;
 }
@@ -282,7 +348,33 @@ std::vector<CandidateResult> search(const ScheduleRequest& request, const Search
     auto fitting = evaluate(request, fittingRound(request, limit, shared), limit, nullptr);
     results.insert(results.end(), std::make_move_iterator(fitting.begin()), std::make_move_iterator(fitting.end()));
   }
+  const std::optional<MemoryArea> spillArea = spillAreaOf(request.accelerator.memory());
+  if (options.spill && spillArea) {
+    std::vector<CandidateSpec> round = spillingRound(request, limit, *spillArea, shared);
+    if (!anyFits(results)) {
+      std::vector<CandidateSpec> failures = spillFailures(results, limit, *spillArea);
+      round.insert(round.end(), std::make_move_iterator(failures.begin()), std::make_move_iterator(failures.end()));
+    }
+    auto spilledResults = evaluate(request, round, limit, nullptr);
+    results.insert(results.end(), std::make_move_iterator(spilledResults.begin()),
+                   std::make_move_iterator(spilledResults.end()));
+  }
   return results;
+}
+
+/// Why no feature map was spilled to make room, for the error when nothing fits.
+std::string spillingNote(const MemorySystem& memory, const SearchOptions& options) {
+  if (!options.spill) {
+    return "; spilling feature maps is off (scheduler option spill)";
+  }
+  if (spillAreaOf(memory)) {
+    return "; feature maps spilled to " + std::string(displayNameOf(memory.featureMapArea)) +
+           " where they could be (what stays is rolling, weight and scales buffers)";
+  }
+  return "; no feature map can be spilled: they live in the " + std::string(displayNameOf(memory.fastStorageArea)) +
+         " itself and the memory mode" + (memory.memoryMode.empty() ? "" : " " + memory.memoryMode) +
+         " has no other writable working memory (a memory mode with a separate fast storage, such as "
+         "Dedicated_Sram, keeps feature maps in DRAM and the SRAM as a cache)";
 }
 
 } // namespace
@@ -322,11 +414,13 @@ Schedule scheduleRegion(const ScheduleRequest& request, const SearchOptions& opt
       smallest = candidate.fastStoragePeak;
     }
   }
-  const std::string tried = "none of the " + std::to_string(candidates.size()) +
-                            " schedules the search tried (smaller stripes, deeper cascades, less weight "
-                            "buffering, optimised for size) fits the limit of " +
-                            std::to_string(limit) + " bytes" +
-                            (smallest > 0 ? "; the smallest of them needs " + std::to_string(smallest) + " bytes" : "");
+  const std::string tried =
+      "none of the " + std::to_string(candidates.size()) +
+      " schedules the search tried (smaller stripes, deeper cascades, less weight "
+      "buffering, optimised for size) fits the limit of " +
+      std::to_string(limit) + " bytes" +
+      (smallest > 0 ? "; the smallest of them needs " + std::to_string(smallest) + " bytes" : "") +
+      spillingNote(request.accelerator.memory(), options);
   if (velaError) {
     throwCompileError(velaError->message() + "; " + tried, velaError->location(), velaError->hint());
   }
@@ -363,6 +457,13 @@ std::vector<OptionSpec> optionSpecs() {
        "scheduler's search: exhaustive; off by default: it rarely wins and costs compile time)",
        {},
        false},
+      {"spill",
+       OptionType::Boolean,
+       "true",
+       "when the fast storage is a memory of its own (Dedicated_Sram): candidates planned for 2x and 4x the limit "
+       "made to fit by spilling feature maps to the feature-map area, fewest cycles added per byte first",
+       {},
+       false},
   };
 }
 
@@ -384,6 +485,9 @@ SearchOptions readOptions(const OptionValues& values) {
   }
   if (values.has("exhaustive_stripes")) {
     options.exhaustiveStripes = values.getBool("exhaustive_stripes");
+  }
+  if (values.has("spill")) {
+    options.spill = values.getBool("spill");
   }
   return options;
 }

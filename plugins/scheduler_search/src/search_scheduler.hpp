@@ -25,6 +25,8 @@ struct SearchOptions {
   bool dynamicProgramming = false; ///< Vela 2.1's DP schedule is a candidate
   bool exhaustiveStripes =
       false; ///< candidates with every stripe height evaluated (the cascade scheduler's search: exhaustive)
+  /// With a separate fast storage: candidates planned for more than the limit, feature maps spilled to fit
+  bool spill = true;
 };
 
 /// One schedule the search built and how the framework judged it.

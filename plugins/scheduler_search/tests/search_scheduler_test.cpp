@@ -5,7 +5,7 @@
 
 #include "cascade_scheduler.hpp"
 
-#include "support/scheduling_fakes.hpp"
+#include "search_test_support.hpp"
 
 #include "scheduler_common/schedule_checks.hpp"
 
@@ -21,17 +21,7 @@ using namespace npu;
 
 namespace {
 
-Graph invertedResiduals(int size) {
-  test::GraphBuilder builder;
-  TensorId x = builder.conv(builder.input({1, size, size, 8}), 16, 3, 2);
-  for (int block = 0; block < 3; ++block) {
-    const TensorId expanded = builder.conv(x, 96, 1, 1);
-    const TensorId depthwise = builder.depthwise(expanded);
-    x = builder.add(x, builder.conv(depthwise, 16, 1, 1));
-  }
-  builder.output(builder.conv(x, 32, 3, 2));
-  return builder.build();
-}
+using test::invertedResiduals;
 
 /// Everything of a schedule the framework consumes, as text.
 std::string describe(const Schedule& schedule) {
@@ -47,21 +37,8 @@ std::string describe(const Schedule& schedule) {
   return out.str();
 }
 
-struct Region {
-  Graph graph;
-  std::vector<NpuRegion> regions;
-  OptionValues values;
-  SilentProgress progress;
-  explicit Region(Graph g) : graph(std::move(g)), regions(test::npuRegions(graph)) {}
-  [[nodiscard]] ScheduleRequest request(const Accelerator& accelerator) {
-    return ScheduleRequest{graph, regions.front(), accelerator, values, progress};
-  }
-};
-
-std::int64_t peakOf(const Schedule& schedule, MemoryArea area) {
-  const auto usage = scheduling::usageOverTime(schedule, area);
-  return usage.empty() ? 0 : *std::max_element(usage.begin(), usage.end());
-}
+using Region = test::SearchRegion;
+using test::peakOf;
 
 std::vector<search::CandidateResult> results(const std::vector<std::pair<double, bool>>& figures) {
   std::vector<search::CandidateResult> list;
@@ -181,6 +158,8 @@ BOOST_AUTO_TEST_CASE(a_limit_no_candidate_fits_is_a_compile_error_saying_what_wa
     BOOST_TEST((error.kind() == ErrorKind::Compile));
     BOOST_TEST(error.message().find("none of the") != std::string::npos, error.message());
     BOOST_TEST(error.message().find("limit of 256 bytes") != std::string::npos, error.message());
+    // Feature maps live in the fast storage itself (Shared_Sram-like): nothing could be spilled, and it says why.
+    BOOST_TEST(error.message().find("no feature map can be spilled") != std::string::npos, error.message());
   }
 }
 
