@@ -160,9 +160,9 @@ GeneratedCode generateCode(const npu::CodegenRequest& request, const CodegenOpti
     const RegionSources sources{
         request.lowered, request.schedules[index], index, request.allocations[index], request.addresses,
         readOnly,        request.accelerator};
-    const RegionProgram program = buildRegionProgram(sources, architecture);
-    code.commandStreams[index] =
-        driverPayload(generateRegisterStream(program.npuOperations, architecture, streamOptions), architecture);
+    RegisterStreamGenerator generator(architecture, streamOptions);
+    forEachNpuOperation(sources, architecture, [&](const NpuOperation& operation) { generator.add(operation); });
+    code.commandStreams[index] = driverPayload(generator.finish(), architecture);
   });
   // The streams are generated and nothing reads the area's bytes any more: they move, not copy.
   code.readOnly = std::make_shared<const std::vector<std::uint8_t>>(readOnly.releaseBytes());
