@@ -260,9 +260,14 @@ void checkStructure(const ReaderContext& context, const Graph& graph) {
 } // namespace detail
 
 Graph readModel(std::span<const std::uint8_t> bytes, const std::filesystem::path& sourcePath) {
+  return readModel(bytes, sourcePath, {});
+}
+
+Graph readModel(std::span<const std::uint8_t> bytes, const std::filesystem::path& sourcePath,
+                std::span<const ConstantBuffer> knownBuffers) {
   const std::string path = sourcePath.string();
   const tflite::Model& model = detail::verifiedModel(bytes, path);
-  detail::ReaderContext context(bytes, path, model);
+  detail::ReaderContext context(bytes, path, model, knownBuffers);
   if (context.subgraphCount() == 0) {
     context.fail("the model has no subgraphs");
   }

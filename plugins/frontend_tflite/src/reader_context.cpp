@@ -6,8 +6,9 @@
 
 namespace npu::tflite_frontend::detail {
 
-ReaderContext::ReaderContext(std::span<const std::uint8_t> file, std::string path, const tflite::Model& model)
-    : file_(file), path_(std::move(path)), model_(model) {
+ReaderContext::ReaderContext(std::span<const std::uint8_t> file, std::string path, const tflite::Model& model,
+                             std::span<const ConstantBuffer> knownBuffers)
+    : file_(file), path_(std::move(path)), model_(model), knownBuffers_(knownBuffers) {
   const std::size_t count = model.buffers() == nullptr ? 0 : model.buffers()->size();
   bufferCache_.resize(count);
   bufferRead_.resize(count, false);
@@ -30,7 +31,10 @@ ConstantBuffer ReaderContext::buffer(std::uint32_t index, const std::string& who
     // Models above 2 GiB store constants after the flatbuffer; offsets are from the start of the file.
     bytes = fileRange(buffer->offset(), buffer->size(), who + " (buffer " + std::to_string(index) + ")");
   }
-  if (!bytes.empty()) {
+  const ConstantBuffer known = index < knownBuffers_.size() ? knownBuffers_[index] : nullptr;
+  if (known != nullptr && std::equal(bytes.begin(), bytes.end(), known->begin(), known->end())) {
+    bufferCache_[index] = known;
+  } else if (!bytes.empty()) {
     bufferCache_[index] = std::make_shared<const std::vector<std::uint8_t>>(bytes.begin(), bytes.end());
   }
   bufferRead_[index] = true;

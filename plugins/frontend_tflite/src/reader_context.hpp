@@ -16,7 +16,9 @@ namespace npu::tflite_frontend::detail {
 /// State shared while one file is read: the bytes, the verified model, the constant buffers made so far.
 class ReaderContext {
 public:
-  ReaderContext(std::span<const std::uint8_t> file, std::string path, const tflite::Model& model);
+  /// `knownBuffers`: contents to share instead of copying where a buffer's bytes equal them (by index).
+  ReaderContext(std::span<const std::uint8_t> file, std::string path, const tflite::Model& model,
+                std::span<const ConstantBuffer> knownBuffers = {});
 
   [[nodiscard]] const tflite::Model& model() const { return model_; }
   [[nodiscard]] const std::string& path() const { return path_; }
@@ -39,6 +41,7 @@ private:
   std::span<const std::uint8_t> file_;
   std::string path_;
   const tflite::Model& model_;
+  std::span<const ConstantBuffer> knownBuffers_;
   std::vector<ConstantBuffer> bufferCache_;
   std::vector<bool> bufferRead_;
 };

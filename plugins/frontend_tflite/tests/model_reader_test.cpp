@@ -186,4 +186,39 @@ BOOST_AUTO_TEST_CASE(a_generated_network_reads_with_weights_and_biases_in_tflite
   BOOST_TEST((main.tensor(main.inputs[0]).shape == npu::Shape{1, 8, 8, 3}));
 }
 
+BOOST_AUTO_TEST_CASE(a_known_buffer_with_the_same_bytes_is_shared_and_one_that_differs_is_not) {
+  const Bytes& bytes = smallGeneratedModel();
+  const npu::Graph first = read(bytes);
+  // Constants read from the file remember their buffer index as their equivalence id.
+  std::vector<npu::ConstantBuffer> known;
+  for (const npu::Tensor& tensor : first.subgraphs.at(0).tensors) {
+    if (tensor.isConstant()) {
+      const auto index = static_cast<std::size_t>(tensor.equivalenceId);
+      known.resize(std::max(known.size(), index + 1));
+      known[index] = tensor.data;
+    }
+  }
+  BOOST_TEST_REQUIRE(known.size() > 2U);
+  std::vector<std::uint8_t> changed = *known.back();
+  changed.front() ^= 1U;
+  known.back() = std::make_shared<const std::vector<std::uint8_t>>(changed);
+
+  const npu::Graph second = npu::tflite_frontend::readModel(bytes, "test.tflite", known);
+  int shared = 0;
+  for (const npu::Tensor& tensor : second.subgraphs.at(0).tensors) {
+    if (!tensor.isConstant()) {
+      continue;
+    }
+    const auto index = static_cast<std::size_t>(tensor.equivalenceId);
+    if (index + 1 == known.size()) {
+      BOOST_TEST(tensor.data != known[index]); // the bytes differ: read as they are in the file
+      BOOST_TEST((*tensor.data != changed));
+    } else if (known[index] != nullptr) {
+      BOOST_TEST(tensor.data == known[index]);
+      ++shared;
+    }
+  }
+  BOOST_TEST(shared > 0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -7,6 +7,7 @@
 
 #include "npu/core/diagnostics.hpp"
 
+#include "python_layout_builder.hpp"
 #include "test_support.hpp"
 
 #include <tflite/tflite_schema_generated.h>
@@ -170,6 +171,44 @@ BOOST_AUTO_TEST_CASE(a_custom_operator_made_by_a_pass_is_written_from_its_attrib
   op.attributes.set("custom_options", std::vector<std::int64_t>{1, 400});
   graph.subgraphs[0].operations[0] = op;
   BOOST_CHECK_THROW(static_cast<void>(writeModel(graph, velaWriteOptions())), npu::Error);
+}
+
+BOOST_AUTO_TEST_CASE(a_builder_on_the_vector_allocator_hands_over_the_same_bytes_however_often_it_grew) {
+  const auto build = [](detail::PythonLayoutBuilder& builder) {
+    std::vector<std::uint8_t> data(100000);
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      data[i] = static_cast<std::uint8_t>(i * 7);
+    }
+    std::vector<flatbuffers::Offset<tflite::Buffer>> buffers;
+    for (int i = 0; i < 5; ++i) {
+      const auto bytes =
+          builder.alignedBytes(std::span<const std::uint8_t>(data).subspan(static_cast<std::size_t>(i)), 16);
+      tflite::BufferBuilder table(builder);
+      table.add_data(bytes);
+      buffers.push_back(builder.endTable(table));
+    }
+    const auto vector = builder.offsetVector<tflite::Buffer>(buffers);
+    tflite::ModelBuilder model(builder);
+    model.add_version(3);
+    model.add_buffers(vector);
+    builder.Finish(builder.endTable(model), tflite::ModelIdentifier());
+  };
+  detail::PythonLayoutBuilder reference;
+  build(reference);
+  const std::vector<std::uint8_t> expected(reference.GetBufferPointer(),
+                                           reference.GetBufferPointer() + reference.GetSize());
+  for (const std::size_t initialSize : {std::size_t{64}, std::size_t{4096}, expected.size(), expected.size() * 2}) {
+    BOOST_TEST_CONTEXT("initial size " << initialSize) {
+      detail::VectorAllocator allocator;
+      std::vector<std::uint8_t> bytes;
+      {
+        detail::PythonLayoutBuilder builder(initialSize, allocator);
+        build(builder);
+        bytes = allocator.release({builder.GetBufferPointer(), builder.GetSize()});
+      }
+      BOOST_TEST((bytes == expected));
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -28,6 +29,27 @@ struct RegisterStreamOptions {
 /// largest address the NPU forms, the fast scratch region (when it is separate) up to the arena size,
 /// and SHRAM for lookup tables.
 [[nodiscard]] std::map<int, std::int64_t> defaultRegionLimits(const Architecture& architecture);
+
+/// Generates a register command stream one NPU operation at a time, holding only what the next
+/// operations look back at (the operations still in flight, the previous kernel), so that a region of
+/// hundreds of thousands of operations never has them all in memory.
+class RegisterStreamGenerator {
+public:
+  /// Throws a Config error when the options are out of range.
+  RegisterStreamGenerator(const Architecture& architecture, const RegisterStreamOptions& options);
+  RegisterStreamGenerator(const RegisterStreamGenerator&) = delete;
+  RegisterStreamGenerator& operator=(const RegisterStreamGenerator&) = delete;
+  ~RegisterStreamGenerator();
+
+  /// Appends the next operation's commands; the errors of generateRegisterStream.
+  void add(const NpuOperation& operation);
+  /// The command words, ending with NPU_OP_STOP; the generator must not be used afterwards.
+  [[nodiscard]] std::vector<std::uint32_t> finish();
+
+private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 /// The command words, ending with NPU_OP_STOP. Throws a Compile error naming the operation (its name
 /// and position) when something cannot be encoded: a misaligned or out-of-range address, stride or

@@ -27,6 +27,8 @@ public:
   void operation(Cmd0 command, std::int64_t parameter = 0);
 
   [[nodiscard]] const std::vector<std::uint32_t>& words() const { return words_; }
+  /// The words moved out; the emitter must not be used afterwards.
+  [[nodiscard]] std::vector<std::uint32_t> releaseWords() { return std::move(words_); }
   [[nodiscard]] std::int64_t bytes() const { return static_cast<std::int64_t>(words_.size()) * 4; }
 
 private:

@@ -8,6 +8,7 @@
 #include "npu/core/diagnostics.hpp"
 
 #include <cmath>
+#include <optional>
 
 namespace ethosu::codegen {
 
@@ -54,57 +55,81 @@ std::map<int, std::int64_t> defaultRegionLimits(const Architecture& architecture
   return limits;
 }
 
+struct RegisterStreamGenerator::State {
+  State(const Architecture& target, const RegisterStreamOptions& streamOptions)
+      : architecture(target), options(streamOptions), waits(target) {}
+
+  const Architecture& architecture;
+  RegisterStreamOptions options;
+  CommandEmitter emitter;
+  WaitTracker waits;
+  std::optional<BlockOperation> previous; ///< the last kernel operation, for BLOCKDEP
+  std::size_t index = 0;                  ///< of the next operation, for error messages
+};
+
 // Vela: register_command_stream_generator.generate_command_stream.
-std::vector<std::uint32_t> generateRegisterStream(std::span<const NpuOperation> operations,
-                                                  const Architecture& architecture,
-                                                  const RegisterStreamOptions& options) {
+RegisterStreamGenerator::RegisterStreamGenerator(const Architecture& architecture,
+                                                 const RegisterStreamOptions& options) {
   if (options.maxBlockDependency < 0 || options.maxBlockDependency > kMaxBlockDependency) {
     npu::throwConfigError("max_block_dependency must be 0 to 3, not " + std::to_string(options.maxBlockDependency));
   }
-  std::vector<MemoryAccesses> accesses;
-  accesses.reserve(operations.size());
-  for (const NpuOperation& operation : operations) {
-    accesses.push_back(accessesOf(operation, architecture));
-  }
-  CommandEmitter emitter;
+  state_ = std::make_unique<State>(architecture, options);
   if (architecture.variant().isEthosU65()) {
-    emitter.set(Cmd0::ParallelMode, architecture.cores() - 1);
+    state_->emitter.set(Cmd0::ParallelMode, architecture.cores() - 1);
   }
-  WaitTracker waits(architecture);
-  const BlockOperation* previous = nullptr;
-  for (std::size_t index = 0; index < operations.size(); ++index) {
-    const NpuOperation& operation = operations[index];
-    const auto* block = std::get_if<BlockOperation>(&operation);
-    try {
-      checkLimits(accesses[index], options.regionLimits);
-      const Waits wait = waits.before(index, block == nullptr, accesses);
-      emitOperationRegisters(emitter, operation, architecture);
-      if (block != nullptr) {
-        emitter.set(Cmd0::BlockDep,
-                    std::min(blockDependency(architecture, previous, *block), options.maxBlockDependency));
-        previous = block;
-      }
-      if (wait.kernels >= 0) {
-        emitter.wait(Cmd0::OpKernelWait, wait.kernels);
-      }
-      if (wait.dma >= 0) {
-        emitter.wait(Cmd0::OpDmaWait, wait.dma);
-      }
-      emitOperationStart(emitter, operation);
-    } catch (const npu::Error& error) {
-      if (error.kind() != npu::ErrorKind::Compile) {
-        throw;
-      }
-      npu::throwCompileError(describe(operation, index) + " cannot be encoded: " + error.message(), {}, error.hint());
+}
+
+RegisterStreamGenerator::~RegisterStreamGenerator() = default;
+
+void RegisterStreamGenerator::add(const NpuOperation& operation) {
+  State& state = *state_;
+  const std::size_t index = state.index++;
+  const auto* block = std::get_if<BlockOperation>(&operation);
+  MemoryAccesses accesses = accessesOf(operation, state.architecture);
+  try {
+    checkLimits(accesses, state.options.regionLimits);
+    const Waits wait = state.waits.before(block == nullptr, std::move(accesses));
+    emitOperationRegisters(state.emitter, operation, state.architecture);
+    if (block != nullptr) {
+      const BlockOperation* previous = state.previous ? &*state.previous : nullptr;
+      state.emitter.set(Cmd0::BlockDep, std::min(blockDependency(state.architecture, previous, *block),
+                                                 state.options.maxBlockDependency));
+      state.previous = *block;
     }
+    if (wait.kernels >= 0) {
+      state.emitter.wait(Cmd0::OpKernelWait, wait.kernels);
+    }
+    if (wait.dma >= 0) {
+      state.emitter.wait(Cmd0::OpDmaWait, wait.dma);
+    }
+    emitOperationStart(state.emitter, operation);
+  } catch (const npu::Error& error) {
+    if (error.kind() != npu::ErrorKind::Compile) {
+      throw;
+    }
+    npu::throwCompileError(describe(operation, index) + " cannot be encoded: " + error.message(), {}, error.hint());
   }
+}
+
+std::vector<std::uint32_t> RegisterStreamGenerator::finish() {
+  CommandEmitter& emitter = state_->emitter;
   emitter.operation(Cmd0::OpStop, 0xFFFF);
   if (emitter.bytes() >= kStreamByteLimit) {
     npu::throwCompileError("the command stream takes " + std::to_string(emitter.bytes()) +
-                           " bytes, over the hardware's limit of 16 MiB",
+                               " bytes, over the hardware's limit of 16 MiB",
                            {}, "split the network, or schedule it with fewer stripes");
   }
-  return emitter.words();
+  return emitter.releaseWords();
+}
+
+std::vector<std::uint32_t> generateRegisterStream(std::span<const NpuOperation> operations,
+                                                  const Architecture& architecture,
+                                                  const RegisterStreamOptions& options) {
+  RegisterStreamGenerator generator(architecture, options);
+  for (const NpuOperation& operation : operations) {
+    generator.add(operation);
+  }
+  return generator.finish();
 }
 
 // Vela: driver_actions.create_driver_payload.

@@ -164,25 +164,25 @@ bool conflicts(const MemoryAccesses& a, const MemoryAccesses& b) {
 }
 
 // Vela: register_command_stream_util.get_wait_dependency.
-Waits WaitTracker::before(std::size_t index, bool isDma, const std::vector<MemoryAccesses>& accesses) {
-  std::vector<std::size_t>& own = isDma ? dmas_ : kernels_;
-  std::vector<std::size_t>& others = isDma ? kernels_ : dmas_;
-  own.push_back(index);
-  const auto limit = static_cast<std::size_t>(isDma ? architecture_.variant().maxOutstandingDma
-                                                    : architecture_.variant().maxOutstandingKernels);
-  if (own.size() > limit) {
-    own.erase(own.begin());
-  }
+Waits WaitTracker::before(bool isDma, MemoryAccesses accesses) {
+  std::vector<MemoryAccesses>& own = isDma ? dmas_ : kernels_;
+  std::vector<MemoryAccesses>& others = isDma ? kernels_ : dmas_;
   Waits waits;
   int count = -1;
   for (std::size_t i = others.size(); i-- > 0;) {
     ++count;
-    if (conflicts(accesses[others[i]], accesses[index])) {
+    if (conflicts(others[i], accesses)) {
       (isDma ? waits.kernels : waits.dma) = count;
       // Once waited for, those and every older one are no longer outstanding.
       others.erase(others.begin(), others.begin() + static_cast<std::ptrdiff_t>(i) + 1);
       break;
     }
+  }
+  own.push_back(std::move(accesses));
+  const auto limit = static_cast<std::size_t>(isDma ? architecture_.variant().maxOutstandingDma
+                                                    : architecture_.variant().maxOutstandingKernels);
+  if (own.size() > limit) {
+    own.erase(own.begin());
   }
   return waits;
 }
@@ -201,7 +201,9 @@ struct Rect {
   [[nodiscard]] Point size() const { return {end.x - start.x + 1, end.y - start.y + 1, end.z - start.z + 1}; }
 };
 
-Rect rectOf(const Shape3& shape) { return Rect{{0, 0, 0}, {shape.width - 1, shape.height - 1, shape.depth - 1}}; }
+Rect rectOf(const Shape3& shape) {
+  return Rect{{0, 0, 0}, {shape.width - 1, shape.height - 1, shape.depth - 1}};
+}
 
 // Vela: get_offset_block_coords.
 std::optional<Point> blockCoordinates(const Rect& area, const Point& block, int offset) {
@@ -301,11 +303,11 @@ int blockDependency(const Architecture& architecture, const BlockOperation* prev
     return 0; // the previous OFM is a broadcast IFM2
   }
   const FeatureMap& overlapping = ifmOverlaps ? current.ifm : *current.ifm2;
-  const int ifmBlockDepth =
-      current.kind == BlockOperation::Kind::Conv2D
-          ? std::min(8 * 32 / bitsOf(current.ifm.type),
-                     static_cast<int>(npu::roundUp(current.ifm.shape.depth, architecture.variant().ifmMicroBlock.depth)))
-          : current.ofm.shape.depth;
+  const int ifmBlockDepth = current.kind == BlockOperation::Kind::Conv2D
+                                ? std::min(8 * 32 / bitsOf(current.ifm.type),
+                                           static_cast<int>(npu::roundUp(current.ifm.shape.depth,
+                                                                         architecture.variant().ifmMicroBlock.depth)))
+                                : current.ofm.shape.depth;
   const Point ofmBlock{current.blockConfig.width, current.blockConfig.height, current.blockConfig.depth};
   const Rect ofmRect = rectOf(current.ofm.shape);
   const Rect ifmRect = rectOf(current.ifm.shape);

@@ -38,16 +38,18 @@ struct Waits {
   int dma = -1;
 };
 
-/// Tracks the operations still in flight, in stream order (Vela: get_wait_dependency).
+/// Tracks the operations still in flight, in stream order (Vela: get_wait_dependency). It keeps the
+/// memory accesses of those alone: at most the hardware's outstanding DMAs and kernels.
 class WaitTracker {
 public:
   explicit WaitTracker(const Architecture& architecture) : architecture_(architecture) {}
-  [[nodiscard]] Waits before(std::size_t index, bool isDma, const std::vector<MemoryAccesses>& accesses);
+  /// The waits before the next operation, which accesses `accesses`.
+  [[nodiscard]] Waits before(bool isDma, MemoryAccesses accesses);
 
 private:
   const Architecture& architecture_;
-  std::vector<std::size_t> dmas_;
-  std::vector<std::size_t> kernels_;
+  std::vector<MemoryAccesses> dmas_;
+  std::vector<MemoryAccesses> kernels_;
 };
 
 /// BLOCKDEP between two consecutive kernel operations, before capping (Vela: calc_blockdep).

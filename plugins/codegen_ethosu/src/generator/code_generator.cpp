@@ -8,11 +8,14 @@
 #include "program/region_program.hpp"
 
 #include "ethosu/architecture/architecture.hpp"
+#include "ethosu/weights/weight_encoder.hpp"
 
 #include "npu/core/diagnostics.hpp"
 #include "npu/ir/graph_algorithms.hpp"
 
 #include <tbb/parallel_for.h>
+
+#include <malloc.h>
 
 #include <algorithm>
 #include <exception>
@@ -150,6 +153,13 @@ CodegenOptions readCodegenOptions(const npu::OptionValues& values) {
 GeneratedCode generateCode(const npu::CodegenRequest& request, const CodegenOptions& options) {
   const Architecture architecture(variantOf(request.accelerator), request.accelerator.memory());
   ReadOnlyArea readOnly(request.lowered, request.schedules, request.accelerator);
+  // Every weight stream is written: the plans the encoder kept for the schedulers are of no more use.
+  if (const auto* encoder = dynamic_cast<const weights::EthosUWeightEncoder*>(&request.accelerator.weights())) {
+    encoder->releaseCache();
+#if defined(__GLIBC__)
+    ::malloc_trim(0); // the plans were many small blocks: give their pages back, not only to malloc
+#endif
+  }
   const npu::MemorySystem& memory = request.accelerator.memory();
   GeneratedCode code;
   code.scratchBytes = workingMemoryBytes(request.addresses, memory.featureMapArea);
@@ -160,9 +170,9 @@ GeneratedCode generateCode(const npu::CodegenRequest& request, const CodegenOpti
     const RegionSources sources{
         request.lowered, request.schedules[index], index, request.allocations[index], request.addresses,
         readOnly,        request.accelerator};
-    const RegionProgram program = buildRegionProgram(sources, architecture);
-    code.commandStreams[index] =
-        driverPayload(generateRegisterStream(program.npuOperations, architecture, streamOptions), architecture);
+    RegisterStreamGenerator generator(architecture, streamOptions);
+    forEachNpuOperation(sources, architecture, [&](const NpuOperation& operation) { generator.add(operation); });
+    code.commandStreams[index] = driverPayload(generator.finish(), architecture);
   });
   // The streams are generated and nothing reads the area's bytes any more: they move, not copy.
   code.readOnly = std::make_shared<const std::vector<std::uint8_t>>(readOnly.releaseBytes());

@@ -5,9 +5,11 @@
 
 #include "npu/core/diagnostics.hpp"
 
-#include <tbb/parallel_for.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <exception>
 
 namespace ethosu::codegen {
 
@@ -49,34 +51,6 @@ std::int64_t storageKey(const npu::Subgraph& subgraph, npu::TensorId tensor) {
 
 namespace {
 
-/// Every operation's weights encoded for its block config and depth slicing, keyed by (schedule,
-/// position). The encodings are independent and the codec dominates compile time on big networks, so
-/// they run in parallel; the layout that follows is sequential and so deterministic.
-std::map<std::pair<std::size_t, std::size_t>, std::shared_ptr<const npu::EncodedWeights>>
-encodeAll(const npu::Graph& graph, std::span<const npu::Schedule> schedules, const npu::Accelerator& accelerator) {
-  std::vector<std::pair<std::size_t, std::size_t>> jobs;
-  for (std::size_t s = 0; s < schedules.size(); ++s) {
-    for (std::size_t position = 0; position < schedules[s].operations.size(); ++position) {
-      if (schedules[s].operations[position].weights) {
-        jobs.emplace_back(s, position);
-      }
-    }
-  }
-  std::vector<std::shared_ptr<const npu::EncodedWeights>> encoded(jobs.size());
-  tbb::parallel_for(std::size_t{0}, jobs.size(), [&](std::size_t job) {
-    const npu::Schedule& schedule = schedules[jobs[job].first];
-    const npu::ScheduledOperation& scheduled = schedule.operations[jobs[job].second];
-    const npu::Subgraph& subgraph = graph.subgraphs.at(static_cast<std::size_t>(schedule.region.subgraph));
-    encoded[job] = std::make_shared<const npu::EncodedWeights>(accelerator.weights().encode(
-        subgraph, subgraph.operation(scheduled.op), scheduled.blockConfig, scheduled.weights->depthSlices, true));
-  });
-  std::map<std::pair<std::size_t, std::size_t>, std::shared_ptr<const npu::EncodedWeights>> result;
-  for (std::size_t job = 0; job < jobs.size(); ++job) {
-    result.emplace(jobs[job], std::move(encoded[job]));
-  }
-  return result;
-}
-
 /// A weight stream split into its two kinds of bytes: each core's scales and each core's weights of every
 /// slice, concatenated (each part padded to 16 bytes as streamed).
 struct StreamParts {
@@ -84,13 +58,13 @@ struct StreamParts {
   std::vector<std::uint8_t> weights;
 };
 
-StreamParts splitStream(const npu::EncodedWeights& encoded) {
+StreamParts splitStream(const npu::EncodedWeights& encoded, std::span<const std::uint8_t> stream) {
   StreamParts parts;
   for (const npu::EncodedWeightSlice& slice : encoded.slices) {
     std::int64_t core = slice.offset;
     for (std::size_t c = 0; c < slice.coreBytes.size(); ++c) {
       const std::int64_t scaleBytes = npu::roundUp(slice.coreScaleBytes[c], 16);
-      const auto begin = encoded.stream.begin() + static_cast<std::ptrdiff_t>(core);
+      const auto begin = stream.begin() + static_cast<std::ptrdiff_t>(core);
       parts.scales.insert(parts.scales.end(), begin, begin + static_cast<std::ptrdiff_t>(scaleBytes));
       parts.weights.insert(parts.weights.end(), begin + static_cast<std::ptrdiff_t>(scaleBytes),
                            begin + static_cast<std::ptrdiff_t>(npu::roundUp(slice.coreBytes[c], 16)));
@@ -122,87 +96,187 @@ ScaleIdentity scaleIdentityOf(const npu::Subgraph& subgraph, const npu::Operatio
   return {subgraph.validTensorId(bias) ? storageKey(subgraph, bias) : -1, scaleOf(op.ifm()), scaleOf(op.ofm())};
 }
 
-/// A weight stream stored in the area, found again by its weights.
-struct StoredStream {
+/// A weight stream stored in the area, found again by its weights. Its bytes are read back from the area
+/// when a stream of equal hash comes along: a copy of every stream kept beside the area would double it.
+} // namespace
+
+struct ReadOnlyArea::StoredStream {
   OperationWeights weights;
-  StreamParts parts;
+  std::int64_t streamBytes = 0;
   std::pair<int, std::int64_t> weightIdentity; ///< (subgraph, storage key) of the weight tensor
   ScaleIdentity scaleIdentity;
 };
+
+namespace {
+
+/// One operation's encoding on its way from the encoders (in parallel) to the layout (in order).
+struct EncodingJob {
+  std::size_t schedule = 0;
+  std::size_t position = 0;
+  npu::EncodedWeights encoded;
+  std::exception_ptr error;
+};
+
+/// At most this many encodings per thread are held between encoding and layout: enough to keep every
+/// thread busy, few enough that a large network's streams are never all in memory at once.
+constexpr int kEncodingsInFlightPerThread = 4;
+
+/// What the area will take, to reserve it at once (growing a large area would copy it, and hold the old
+/// and the new copy together). Equal constants and shared streams are counted each time: an upper bound,
+/// whose untouched part costs no memory.
+std::int64_t expectedAreaBytes(const npu::Graph& graph, std::span<const npu::Schedule> schedules) {
+  std::int64_t bytes = 0;
+  for (const npu::Schedule& schedule : schedules) {
+    const npu::Subgraph& subgraph = graph.subgraphs.at(static_cast<std::size_t>(schedule.region.subgraph));
+    for (const npu::ScheduledOperation& scheduled : schedule.operations) {
+      for (const npu::TensorId tensor : passTensors(subgraph.operation(scheduled.op), scheduled.reversedOperands)) {
+        if (subgraph.validTensorId(tensor) && subgraph.tensor(tensor).isConstant()) {
+          bytes += storageBytes(subgraph.tensor(tensor));
+        }
+      }
+      if (scheduled.weights) {
+        bytes += npu::roundUp(std::max<std::int64_t>(scheduled.weights->encodedBytes, 1), kAllocationQuantum);
+      }
+    }
+  }
+  return bytes;
+}
 
 } // namespace
 
 ReadOnlyArea::ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedule> schedules,
                            const npu::Accelerator& accelerator) {
-  auto encodings = encodeAll(graph, schedules, accelerator);
-  std::multimap<std::uint64_t, StoredStream> storedStreams; ///< by the hash of their weights
+  bytes_.reserve(static_cast<std::size_t>(expectedAreaBytes(graph, schedules)));
+  std::vector<std::pair<std::size_t, std::size_t>> jobs;
   for (std::size_t s = 0; s < schedules.size(); ++s) {
-    const npu::Schedule& schedule = schedules[s];
-    const int subgraphIndex = schedule.region.subgraph;
-    const npu::Subgraph& subgraph = graph.subgraphs.at(static_cast<std::size_t>(subgraphIndex));
-    for (const npu::ScheduledOperation& scheduled : schedule.operations) {
-      const npu::Operation& op = subgraph.operation(scheduled.op);
-      // Only the feature maps an operation reads and its lookup table are copied in; other constants
-      // (a raw bias, a RESHAPE's shape) take space but stay zero (npu_serialisation.py).
-      const npu::TensorId lookupTable = op.activation ? op.activation->lut : npu::kNoTensor;
-      for (const npu::TensorId tensor : passTensors(op, scheduled.reversedOperands)) {
-        if (subgraph.validTensorId(tensor) && subgraph.tensor(tensor).isConstant() &&
-            subgraph.tensor(tensor).purpose != npu::TensorPurpose::Weights) {
-          const bool copied = tensor == op.ifm() || tensor == op.ifm2() || tensor == lookupTable;
-          addConstant(subgraph, subgraphIndex, tensor, copied);
-        }
+    for (std::size_t position = 0; position < schedules[s].operations.size(); ++position) {
+      if (schedules[s].operations[position].weights) {
+        jobs.emplace_back(s, position);
       }
-    }
-    // Then the weight streams, in execution order. Operations with the same weight tensor (or an equivalent
-    // one) and equal encodings share one stream when their scale configs agree too; when only the weights
-    // agree (e.g. the shared all-ones weights of MEANs of different quantisation) the operation stores its
-    // scales alone (weight_compressor.encode_weight_and_scale_tensor). Equal bytes of different weight
-    // tensors are stored twice, as Vela stores them.
-    for (std::size_t position = 0; position < schedule.operations.size(); ++position) {
-      const auto encoding = encodings.find({s, position});
-      if (encoding == encodings.end()) {
-        continue;
-      }
-      const npu::Operation& op = subgraph.operation(schedule.operations[position].op);
-      StoredStream candidate{OperationWeights{encoding->second, -1, std::nullopt},
-                             splitStream(*encoding->second),
-                             {subgraphIndex, storageKey(subgraph, op.weights())},
-                             scaleIdentityOf(subgraph, op)};
-      const std::uint64_t hash = bytesHash(candidate.parts.weights);
-      OperationWeights weights = candidate.weights;
-      for (auto [stored, last] = storedStreams.equal_range(hash); stored != last; ++stored) {
-        if (stored->second.parts.weights != candidate.parts.weights) {
-          continue;
-        }
-        if (stored->second.weightIdentity != candidate.weightIdentity) {
-          continue; // equal bytes of another weight tensor are stored again, as Vela does
-        }
-        if (stored->second.scaleIdentity == candidate.scaleIdentity &&
-            stored->second.parts.scales == candidate.parts.scales) {
-          weights = stored->second.weights;
-          break;
-        }
-        weights = stored->second.weights;
-        weights.encoded = candidate.weights.encoded;
-        const auto& scales = candidate.parts.scales;
-        const npu::TensorId bias = op.bias();
-        const std::string name =
-            subgraph.validTensorId(bias) ? subgraph.tensor(bias).name : subgraph.tensor(op.weights()).name + "_scales";
-        weights.scaleAddress = allocate(name + "_npu_encoded_weights", static_cast<std::int64_t>(scales.size()));
-        std::copy(scales.begin(), scales.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(*weights.scaleAddress));
-        break;
-      }
-      if (weights.address < 0) {
-        const auto& stream = weights.encoded->stream;
-        weights.address = allocate(subgraph.tensor(op.weights()).name + "_npu_encoded_weights",
-                                   static_cast<std::int64_t>(stream.size()));
-        std::copy(stream.begin(), stream.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(weights.address));
-        candidate.weights = weights;
-        storedStreams.emplace(hash, std::move(candidate));
-      }
-      weights_.emplace(std::pair{s, position}, std::move(weights));
     }
   }
+  // Each region's constants, then its weight streams, region after region. The encodings are independent
+  // and the codec dominates compile time on big networks, so they run in parallel; each stream is laid
+  // out in order (so deterministically, and the first failing encoding is the one reported) and then
+  // dropped.
+  std::multimap<std::uint64_t, StoredStream> storedStreams; ///< by the hash of their weights
+  std::size_t constantsLaidOut = 0;                         ///< schedules whose constants are in the area
+  const auto layOutConstantsUpTo = [&](std::size_t last) {
+    for (; constantsLaidOut <= last && constantsLaidOut < schedules.size(); ++constantsLaidOut) {
+      addConstantsOf(graph, schedules[constantsLaidOut]);
+    }
+  };
+  std::size_t nextJob = 0;
+  const auto inFlight =
+      static_cast<std::size_t>(kEncodingsInFlightPerThread * std::max(1, tbb::this_task_arena::max_concurrency()));
+  tbb::parallel_pipeline(
+      inFlight,
+      tbb::make_filter<void, EncodingJob>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) {
+        if (nextJob == jobs.size()) {
+          control.stop();
+          return EncodingJob{};
+        }
+        EncodingJob job;
+        job.schedule = jobs[nextJob].first;
+        job.position = jobs[nextJob].second;
+        ++nextJob;
+        return job;
+      }) & tbb::make_filter<EncodingJob, EncodingJob>(tbb::filter_mode::parallel, [&](EncodingJob job) {
+        try {
+          const npu::Schedule& schedule = schedules[job.schedule];
+          const npu::ScheduledOperation& scheduled = schedule.operations[job.position];
+          const npu::Subgraph& subgraph = graph.subgraphs.at(static_cast<std::size_t>(schedule.region.subgraph));
+          job.encoded = accelerator.weights().encode(subgraph, subgraph.operation(scheduled.op), scheduled.blockConfig,
+                                                     scheduled.weights->depthSlices, true);
+        } catch (...) {
+          job.error = std::current_exception();
+        }
+        return job;
+      }) & tbb::make_filter<EncodingJob, void>(tbb::filter_mode::serial_in_order, [&](EncodingJob job) {
+        if (job.error) {
+          std::rethrow_exception(job.error);
+        }
+        layOutConstantsUpTo(job.schedule);
+        addWeights(graph, schedules, job.schedule, job.position, std::move(job.encoded), storedStreams);
+      }));
+  if (!schedules.empty()) {
+    layOutConstantsUpTo(schedules.size() - 1);
+  }
+}
+
+void ReadOnlyArea::addConstantsOf(const npu::Graph& graph, const npu::Schedule& schedule) {
+  const int subgraphIndex = schedule.region.subgraph;
+  const npu::Subgraph& subgraph = graph.subgraphs.at(static_cast<std::size_t>(subgraphIndex));
+  for (const npu::ScheduledOperation& scheduled : schedule.operations) {
+    const npu::Operation& op = subgraph.operation(scheduled.op);
+    // Only the feature maps an operation reads and its lookup table are copied in; other constants
+    // (a raw bias, a RESHAPE's shape) take space but stay zero (npu_serialisation.py).
+    const npu::TensorId lookupTable = op.activation ? op.activation->lut : npu::kNoTensor;
+    for (const npu::TensorId tensor : passTensors(op, scheduled.reversedOperands)) {
+      if (subgraph.validTensorId(tensor) && subgraph.tensor(tensor).isConstant() &&
+          subgraph.tensor(tensor).purpose != npu::TensorPurpose::Weights) {
+        const bool copied = tensor == op.ifm() || tensor == op.ifm2() || tensor == lookupTable;
+        addConstant(subgraph, subgraphIndex, tensor, copied);
+      }
+    }
+  }
+}
+
+// Operations with the same weight tensor (or an equivalent one) and equal encodings share one stream when
+// their scale configs agree too; when only the weights agree (e.g. the shared all-ones weights of MEANs of
+// different quantisation) the operation stores its scales alone
+// (weight_compressor.encode_weight_and_scale_tensor). Equal bytes of different weight tensors are stored
+// twice, as Vela stores them.
+void ReadOnlyArea::addWeights(const npu::Graph& graph, std::span<const npu::Schedule> schedules, std::size_t s,
+                              std::size_t position, npu::EncodedWeights encoding,
+                              std::multimap<std::uint64_t, StoredStream>& storedStreams) {
+  const npu::Schedule& schedule = schedules[s];
+  const int subgraphIndex = schedule.region.subgraph;
+  const npu::Subgraph& subgraph = graph.subgraphs.at(static_cast<std::size_t>(subgraphIndex));
+  const npu::Operation& op = subgraph.operation(schedule.operations[position].op);
+  // The area keeps the bytes; the operation keeps only the layout of its stream.
+  const std::vector<std::uint8_t> stream = std::move(encoding.stream);
+  encoding.stream.clear();
+  const auto encoded = std::make_shared<const npu::EncodedWeights>(std::move(encoding));
+  const StreamParts parts = splitStream(*encoded, stream);
+  StoredStream candidate{OperationWeights{encoded, -1, std::nullopt},
+                         static_cast<std::int64_t>(stream.size()),
+                         {subgraphIndex, storageKey(subgraph, op.weights())},
+                         scaleIdentityOf(subgraph, op)};
+  const std::uint64_t hash = bytesHash(parts.weights);
+  OperationWeights weights = candidate.weights;
+  for (auto [stored, last] = storedStreams.equal_range(hash); stored != last; ++stored) {
+    const std::span<const std::uint8_t> storedBytes(bytes_.data() + stored->second.weights.address,
+                                                    static_cast<std::size_t>(stored->second.streamBytes));
+    const StreamParts storedParts = splitStream(*stored->second.weights.encoded, storedBytes);
+    if (storedParts.weights != parts.weights) {
+      continue;
+    }
+    if (stored->second.weightIdentity != candidate.weightIdentity) {
+      continue; // equal bytes of another weight tensor are stored again, as Vela does
+    }
+    if (stored->second.scaleIdentity == candidate.scaleIdentity && storedParts.scales == parts.scales) {
+      weights = stored->second.weights;
+      break;
+    }
+    weights = stored->second.weights;
+    weights.encoded = candidate.weights.encoded;
+    const npu::TensorId bias = op.bias();
+    const std::string name =
+        subgraph.validTensorId(bias) ? subgraph.tensor(bias).name : subgraph.tensor(op.weights()).name + "_scales";
+    weights.scaleAddress = allocate(name + "_npu_encoded_weights", static_cast<std::int64_t>(parts.scales.size()));
+    std::copy(parts.scales.begin(), parts.scales.end(),
+              bytes_.begin() + static_cast<std::ptrdiff_t>(*weights.scaleAddress));
+    break;
+  }
+  if (weights.address < 0) {
+    weights.address =
+        allocate(subgraph.tensor(op.weights()).name + "_npu_encoded_weights", static_cast<std::int64_t>(stream.size()));
+    std::copy(stream.begin(), stream.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(weights.address));
+    candidate.weights = weights;
+    storedStreams.emplace(hash, std::move(candidate));
+  }
+  weights_.emplace(std::pair{s, position}, std::move(weights));
 }
 
 std::int64_t scaleOnlyOffset(const npu::EncodedWeights& encoded, int depth, std::size_t core) {

@@ -24,7 +24,7 @@ namespace ethosu::codegen {
 
 /// One scheduled operation's weights as encoded for its block config and depth slicing.
 struct OperationWeights {
-  std::shared_ptr<const npu::EncodedWeights> encoded; ///< with the stream bytes
+  std::shared_ptr<const npu::EncodedWeights> encoded; ///< the stream's layout (its bytes are in the area)
   std::int64_t address = 0;                           ///< of the stream in the read-only area
   /// When the operation shares another's weights but not its scales (Vela's scale-only NpuWeightTensor,
   /// weight_compressor.encode_weight_and_scale_tensor): where its own scales are, each core's scales of
@@ -62,6 +62,11 @@ public:
   [[nodiscard]] const std::vector<ReadOnlyEntry>& entries() const { return entries_; }
 
 private:
+  struct StoredStream;
+  void addConstantsOf(const npu::Graph& graph, const npu::Schedule& schedule);
+  void addWeights(const npu::Graph& graph, std::span<const npu::Schedule> schedules, std::size_t s,
+                  std::size_t position, npu::EncodedWeights encoding,
+                  std::multimap<std::uint64_t, StoredStream>& storedStreams);
   void addConstant(const npu::Subgraph& subgraph, int subgraphIndex, npu::TensorId tensor, bool copied);
   std::int64_t allocate(const std::string& name, std::int64_t bytes);
 

@@ -106,7 +106,11 @@ std::vector<CascadeSpan> cascadeSpans(const npu::Schedule& schedule) {
 
 } // namespace
 
-RegionProgram buildRegionProgram(const RegionSources& sources, const Architecture& architecture) {
+namespace {
+
+/// The region's program up to its NPU operations, and where its lookup tables are in SHRAM.
+RegionProgram planRegion(const RegionSources& sources, const Architecture& architecture,
+                         std::vector<LookupTablePlacement>& tables) {
   const npu::Subgraph& subgraph =
       sources.graph.subgraphs.at(static_cast<std::size_t>(sources.schedule.region.subgraph));
   RegionProgram program;
@@ -132,15 +136,36 @@ RegionProgram buildRegionProgram(const RegionSources& sources, const Architectur
   const auto lutStart = std::int64_t{CommonArchitecture::kShramBankBytes} * architecture.availableShramBanks(true);
   auto plan = planLookupTables(std::move(commands), tableUses, lutStart, CommonArchitecture::kShramLutBytes,
                                architecture.shramReservedEndBanks() == 0);
-  std::vector<LookupTablePlacement> tables;
   for (const LookupTableSlot& slot : plan.placements) {
     tables.push_back(LookupTablePlacement{slot.slot, slot.address});
   }
   program.commands = std::move(plan.commands);
+  return program;
+}
+
+} // namespace
+
+RegionProgram buildRegionProgram(const RegionSources& sources, const Architecture& architecture) {
+  std::vector<LookupTablePlacement> tables;
+  RegionProgram program = planRegion(sources, architecture, tables);
   for (const HighLevelCommand& command : program.commands) {
     appendNpuOperations(command, program.operations, tables, architecture.cores(), program.npuOperations);
   }
   return program;
+}
+
+void forEachNpuOperation(const RegionSources& sources, const Architecture& architecture,
+                         const std::function<void(const NpuOperation&)>& consume) {
+  std::vector<LookupTablePlacement> tables;
+  const RegionProgram program = planRegion(sources, architecture, tables);
+  std::vector<NpuOperation> operations; // of one command
+  for (const HighLevelCommand& command : program.commands) {
+    operations.clear();
+    appendNpuOperations(command, program.operations, tables, architecture.cores(), operations);
+    for (const NpuOperation& operation : operations) {
+      consume(operation);
+    }
+  }
 }
 
 } // namespace ethosu::codegen

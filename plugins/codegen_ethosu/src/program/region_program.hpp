@@ -12,6 +12,7 @@
 
 #include "ethosu/architecture/architecture.hpp"
 
+#include <functional>
 #include <vector>
 
 namespace ethosu::codegen {
@@ -23,5 +24,10 @@ struct RegionProgram {
 };
 
 [[nodiscard]] RegionProgram buildRegionProgram(const RegionSources& sources, const Architecture& architecture);
+
+/// The NPU operations of buildRegionProgram, given to `consume` one at a time in stream order and
+/// dropped after it, for code generation: a large region's operations are never all held at once.
+void forEachNpuOperation(const RegionSources& sources, const Architecture& architecture,
+                         const std::function<void(const NpuOperation&)>& consume);
 
 } // namespace ethosu::codegen

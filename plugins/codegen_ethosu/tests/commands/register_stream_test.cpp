@@ -106,6 +106,21 @@ bool mentions(const std::vector<std::string>& problems, const std::string& text)
 
 BOOST_AUTO_TEST_SUITE(register_stream)
 
+BOOST_AUTO_TEST_CASE(a_stream_generated_one_operation_at_a_time_equals_the_stream_of_the_whole_list) {
+  const RegisterStreamOptions options{3, defaultRegionLimits(u55())};
+  std::vector<NpuOperation> operations;
+  for (int repeat = 0; repeat < 4; ++repeat) { // more than the outstanding DMAs and kernels the waits track
+    for (const NpuOperation& operation : copyThenConvolve()) {
+      operations.push_back(operation);
+    }
+  }
+  RegisterStreamGenerator generator(u55(), options);
+  for (const NpuOperation& operation : operations) {
+    generator.add(operation);
+  }
+  BOOST_TEST((generator.finish() == generateRegisterStream(operations, u55(), options)));
+}
+
 BOOST_AUTO_TEST_CASE(a_copy_then_a_convolution_decode_to_their_commands_and_pass_the_checker) {
   const auto payload = payloadOf(copyThenConvolve());
   const DriverPayloadView view = readDriverPayload(payload);

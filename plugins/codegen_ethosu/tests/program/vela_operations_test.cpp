@@ -212,6 +212,10 @@ Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs:
         compilation.lowered, compilation.schedules[s], s, compilation.allocations[s], compilation.addresses, readOnly,
         *accelerator};
     const RegionProgram program = buildRegionProgram(sources, accelerator->architecture());
+    std::vector<NpuOperation> streamed; // what code generation takes one at a time
+    forEachNpuOperation(sources, accelerator->architecture(),
+                        [&](const NpuOperation& operation) { streamed.push_back(operation); });
+    BOOST_TEST((streamed == program.npuOperations));
     if (s < streamsInOrder.size()) {
       ++outcome.streams;
       const auto& payload = s < written.commandStreams.size() ? written.commandStreams[s] : std::vector<std::uint8_t>{};

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <cmath>
 
 namespace ethosu::support {
@@ -272,7 +273,29 @@ bool OperationView::drivenByConstant(npu::TensorId id) const {
 
 bool OperationView::isConstantWithoutValues(npu::TensorId id) const {
   const npu::Tensor* tensor = tensorAt(id);
-  return tensor != nullptr && !tensor->isConstant() && !producerOf(subgraph_, id) && drivenByConstant(id);
+  return tensor != nullptr && !tensor->isConstant() && !hasProducer(id) && drivenByConstant(id);
+}
+
+bool OperationView::hasProducer(npu::TensorId id) const {
+  const auto writes = [&](const npu::Operation& op) {
+    return std::find(op.outputs.begin(), op.outputs.end(), id) != op.outputs.end();
+  };
+  // Whether any operation writes it, looked for from this operation backwards first: an input is
+  // mostly written just before, and a scan from the first operation made this quadratic in the
+  // network's size.
+  const auto& operations = subgraph_.operations;
+  const npu::Operation* first = operations.data();
+  const bool inSubgraph = std::less_equal<>{}(first, &op_) && std::less<>{}(&op_, first + operations.size());
+  if (!inSubgraph) {
+    return producerOf(subgraph_, id).has_value(); // an operation not (yet) in the subgraph
+  }
+  const auto own = static_cast<std::size_t>(&op_ - first);
+  for (std::size_t index = own + 1; index-- > 0;) {
+    if (writes(operations[index])) {
+      return true;
+    }
+  }
+  return std::any_of(operations.begin() + static_cast<std::ptrdiff_t>(own) + 1, operations.end(), writes);
 }
 
 std::optional<std::size_t> producerOf(const npu::Subgraph& subgraph, npu::TensorId id) {

@@ -77,6 +77,8 @@ private:
   [[nodiscard]] const npu::Tensor* tensorAt(npu::TensorId id) const;
   [[nodiscard]] bool isGlobalPooling() const;
 
+  [[nodiscard]] bool hasProducer(npu::TensorId id) const;
+
   const npu::Subgraph& subgraph_;
   const npu::Operation& op_;
 };

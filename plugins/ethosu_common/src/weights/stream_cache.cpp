@@ -60,4 +60,10 @@ void StreamCache::insert(std::span<const std::int16_t> weights, Plan plan, std::
   entries_.emplace(key, std::move(entry));
 }
 
+void StreamCache::clear() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  entries_ = {};
+  bytes_ = 0;
+}
+
 } // namespace ethosu::weights

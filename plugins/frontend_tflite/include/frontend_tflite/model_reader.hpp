@@ -52,6 +52,11 @@ namespace npu::tflite_frontend {
 /// stem becomes the graph name); nothing is read from disk.
 [[nodiscard]] Graph readModel(std::span<const std::uint8_t> bytes, const std::filesystem::path& sourcePath);
 
+/// As above; a buffer `i` whose bytes equal `*knownBuffers[i]` shares it instead of copying the bytes
+/// (reading back a model just written from a graph holds its constants once).
+[[nodiscard]] Graph readModel(std::span<const std::uint8_t> bytes, const std::filesystem::path& sourcePath,
+                              std::span<const ConstantBuffer> knownBuffers);
+
 /// Reads a .tflite file (a regular file of at most npu::kMaxModelFileBytes; anything else is a Usage error).
 [[nodiscard]] Graph readModelFile(const std::filesystem::path& file);
 

@@ -34,10 +34,30 @@ constexpr std::size_t kBufferAlignment = 16;
 /// tensor or metadata entry, which outlive the serialiser: they are copied once, into the flatbuffer.
 using BufferContents = std::optional<std::span<const std::uint8_t>>;
 
+/// Bytes the flatbuffer of `graph` is expected to take: its constants and metadata, and a generous
+/// allowance for its tables. Starting the builder at this size spares copying a large model as the
+/// builder grows (if the allowance is short, it grows as usual).
+std::size_t expectedModelBytes(const Graph& graph, const ModelWriteOptions& options) {
+  constexpr std::size_t kBytesPerObject = 512;
+  std::size_t bytes = std::size_t{1} << 16;
+  for (const Subgraph& subgraph : graph.subgraphs) {
+    bytes += kBytesPerObject * (subgraph.tensors.size() + subgraph.operations.size());
+    for (const Tensor& tensor : subgraph.tensors) {
+      bytes += tensor.data ? tensor.data->size() + kBufferAlignment : 0;
+    }
+  }
+  for (const auto* entries : {&graph.metadata, &options.appendedMetadata}) {
+    for (const ModelMetadata& entry : *entries) {
+      bytes += entry.bytes.size() + kBytesPerObject;
+    }
+  }
+  return bytes;
+}
+
 class ModelSerialiser {
 public:
   ModelSerialiser(const Graph& graph, const ModelWriteOptions& options)
-      : graph_(graph), options_(options), codes_(graph) {
+      : graph_(graph), options_(options), codes_(graph), builder_(expectedModelBytes(graph, options), allocator_) {
     if (!options.sourceModel.empty()) {
       source_ = tflite::GetModel(options.sourceModel.data());
     }
@@ -98,8 +118,11 @@ public:
     model.add_buffers(buffers);
     model.add_metadata(metadataVector);
     builder_.Finish(builder_.endTable(model), tflite::ModelIdentifier());
-    return {builder_.GetBufferPointer(), builder_.GetBufferPointer() + builder_.GetSize()};
+    return allocator_.release({builder_.GetBufferPointer(), builder_.GetSize()});
   }
+
+  /// Per buffer of the written model, the graph's constant it was written from (null for the others).
+  [[nodiscard]] const std::vector<ConstantBuffer>& bufferSources() const { return bufferSources_; }
 
 private:
   Offset<tflite::OperatorCode> operatorCode(const detail::OperatorCodeKey& key) {
@@ -151,6 +174,8 @@ private:
       const Tensor& tensor = sg.tensor(written.order[i]);
       if (bufferOf[i] != 0 && tensor.data && !tensor.data->empty()) {
         buffers_[bufferOf[i]] = *tensor.data;
+        bufferSources_.resize(std::max<std::size_t>(bufferSources_.size(), bufferOf[i] + 1));
+        bufferSources_[bufferOf[i]] = tensor.data;
       }
       tensorOffsets.push_back(this->tensor(tensor, bufferOf[i]));
       offlineOffsets.push_back(placementOf(index, written.order[i]).offlineOffset);
@@ -361,8 +386,10 @@ private:
   const ModelWriteOptions& options_;
   const tflite::Model* source_ = nullptr;
   detail::OperatorCodeTable codes_;
+  detail::VectorAllocator allocator_; // before the builder, which uses it
   PythonLayoutBuilder builder_;
   std::vector<BufferContents> buffers_;
+  std::vector<ConstantBuffer> bufferSources_;
   std::vector<std::vector<std::int32_t>> offlineOffsets_;
 };
 
@@ -382,13 +409,15 @@ ModelWriteOptions unchangedWriteOptions() {
 }
 
 std::vector<std::uint8_t> writeModel(const Graph& graph, const ModelWriteOptions& options) {
-  std::vector<std::uint8_t> bytes = ModelSerialiser(graph, options).serialise();
+  ModelSerialiser serialiser(graph, options);
+  std::vector<std::uint8_t> bytes = serialiser.serialise();
   flatbuffers::Verifier verifier(bytes.data(), bytes.size());
   if (!tflite::VerifyModelBuffer(verifier)) {
     throwInternalError("the written model '" + graph.name + "' fails the flatbuffers verifier");
   }
   try {
-    static_cast<void>(readModel(bytes, graph.sourcePath));
+    // Read back sharing the graph's constants where the bytes read equal them, not copying them again.
+    static_cast<void>(readModel(bytes, graph.sourcePath, serialiser.bufferSources()));
   } catch (const Error& error) {
     throwInternalError("the written model '" + graph.name + "' cannot be read back: " + error.message());
   }

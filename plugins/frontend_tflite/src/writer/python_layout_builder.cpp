@@ -1,7 +1,41 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "python_layout_builder.hpp"
 
+#include <cstring>
+
 namespace npu::tflite_frontend::detail {
+
+std::uint8_t* VectorAllocator::allocate(std::size_t size) {
+  if (!storage_.empty()) {
+    throwInternalError("the model builder asked for a second buffer");
+  }
+  storage_.resize(size);
+  return storage_.data();
+}
+
+void VectorAllocator::deallocate(std::uint8_t* bytes, std::size_t /*size*/) {
+  if (bytes == storage_.data()) {
+    storage_ = {};
+  }
+}
+
+std::uint8_t* VectorAllocator::reallocate_downward(std::uint8_t* old, std::size_t oldSize, std::size_t newSize,
+                                                   std::size_t inUseBack, std::size_t inUseFront) {
+  std::vector<std::uint8_t> grown(newSize);
+  memcpy_downward(old, oldSize, grown.data(), newSize, inUseBack, inUseFront);
+  storage_ = std::move(grown);
+  return storage_.data();
+}
+
+std::vector<std::uint8_t> VectorAllocator::release(std::span<const std::uint8_t> finished) {
+  const std::uint8_t* begin = storage_.data();
+  if (finished.data() < begin || finished.data() + finished.size() > begin + storage_.size()) {
+    throwInternalError("the finished model does not lie in the builder's buffer");
+  }
+  std::memmove(storage_.data(), finished.data(), finished.size());
+  storage_.resize(finished.size());
+  return std::move(storage_);
+}
 
 flatbuffers::Offset<void> PythonLayoutBuilder::emptyTable() {
   return flatbuffers::Offset<void>(endPythonTable(StartTable()));

@@ -26,9 +26,29 @@
 
 namespace npu::tflite_frontend::detail {
 
+/// Gives a builder its buffer as a std::vector, so that the finished buffer (which flatbuffers builds at
+/// the end of its storage) is handed over without a copy: the model of a large network is hundreds of MB.
+/// It holds one buffer at a time; growing it copies the bytes in use into a larger one.
+class VectorAllocator : public flatbuffers::Allocator {
+public:
+  std::uint8_t* allocate(std::size_t size) override;
+  void deallocate(std::uint8_t* bytes, std::size_t size) override;
+  std::uint8_t* reallocate_downward(std::uint8_t* old, std::size_t oldSize, std::size_t newSize, std::size_t inUseBack,
+                                    std::size_t inUseFront) override;
+  /// The storage, the `finished` bytes (which lie in it) moved to its front and the rest cut off. The
+  /// builder that used it must not be used afterwards.
+  [[nodiscard]] std::vector<std::uint8_t> release(std::span<const std::uint8_t> finished);
+
+private:
+  std::vector<std::uint8_t> storage_;
+};
+
 class PythonLayoutBuilder : public flatbuffers::FlatBufferBuilder {
 public:
   PythonLayoutBuilder() : FlatBufferBuilder(1024) {}
+  /// A builder whose first buffer holds `initialSize` bytes, taken from `allocator` (which must outlive it).
+  PythonLayoutBuilder(std::size_t initialSize, flatbuffers::Allocator& allocator)
+      : FlatBufferBuilder(initialSize, &allocator, false) {}
 
   /// Ends a table started by a generated builder (e.g. tflite::TensorBuilder) whose fields were added
   /// in the order the Python code adds them.

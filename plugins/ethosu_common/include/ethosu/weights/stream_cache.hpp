@@ -34,6 +34,9 @@ public:
   /// Remembers the plan of these weights (`planBytes` its size in memory), if there is room. Thread-safe.
   void insert(std::span<const std::int16_t> weights, Plan plan, std::size_t planBytes);
 
+  /// Forgets every plan (and frees their memory). Thread-safe.
+  void clear();
+
   static constexpr std::size_t kDefaultBudgetBytes = std::size_t{64} << 20;
 
 private:

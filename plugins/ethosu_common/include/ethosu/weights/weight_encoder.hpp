@@ -27,6 +27,11 @@ public:
 
   [[nodiscard]] const WeightEncoderConfig& config() const { return config_; }
 
+  /// Frees the plans kept of the streams encoded so far (later encodings give the same results, only
+  /// slower): for a code generator that has written every stream, so that a large network does not keep
+  /// them while its model is written.
+  void releaseCache() const { streams_.clear(); }
+
 private:
   WeightEncoderConfig config_;
   mutable StreamCache streams_;

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+// The stream cache: plans found by their exact weights, and released on request.
+#include "ethosu/weights/stream_cache.hpp"
+
+#include "codec_workspace.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace {
+
+using ethosu::weights::StreamCache;
+
+StreamCache::Plan planOf(const std::vector<std::int16_t>& weights) {
+  ethosu::weights::detail::CodecWorkspace workspace;
+  return std::make_shared<const ethosu::weights::detail::StreamPlan>(
+      ethosu::weights::detail::planWeightStream(weights, workspace));
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(stream_cache)
+
+BOOST_AUTO_TEST_CASE(a_plan_is_found_by_its_exact_weights_only) {
+  StreamCache cache;
+  const std::vector<std::int16_t> weights{1, -2, 200, 0, 7};
+  const StreamCache::Plan plan = planOf(weights);
+  cache.insert(weights, plan, plan->memoryBytes());
+  BOOST_TEST(cache.find(weights) == plan);
+  const std::vector<std::int16_t> other{1, -2, 200, 0, 8};
+  BOOST_TEST(cache.find(other) == nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(a_cleared_cache_finds_nothing_and_keeps_plans_again) {
+  StreamCache cache;
+  const std::vector<std::int16_t> weights{3, 3, 3, -1};
+  const StreamCache::Plan plan = planOf(weights);
+  cache.insert(weights, plan, plan->memoryBytes());
+  cache.clear();
+  BOOST_TEST(cache.find(weights) == nullptr);
+  BOOST_TEST(cache.hasRoomFor(weights.size()));
+  cache.insert(weights, plan, plan->memoryBytes());
+  BOOST_TEST(cache.find(weights) == plan);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
