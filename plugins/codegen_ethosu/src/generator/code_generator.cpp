@@ -13,7 +13,10 @@
 #include "npu/core/diagnostics.hpp"
 #include "npu/ir/graph_algorithms.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
+#include <exception>
 #include <set>
 
 namespace ethosu::codegen {
