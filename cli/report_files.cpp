@@ -5,8 +5,12 @@
 #include "npu/report/comparison.hpp"
 #include "npu/report/writers.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
+#include <exception>
 #include <fstream>
+#include <utility>
 
 namespace npu::cli {
 
@@ -29,21 +33,29 @@ std::vector<std::filesystem::path> writeFilesAtomically(const std::vector<Pendin
     throw Error(ErrorKind::Usage, "cannot create output directory: " + error.message(),
                 SourceLocation{directory.string(), 0, 0, {}});
   }
+  // The files are independent: written side by side (the model file is megabytes), then checked in order,
+  // so the error reported is the first file's whatever the thread count.
   std::vector<std::filesystem::path> temporaries;
   for (const auto& file : pending) {
-    auto temporary = file.path;
-    temporary += ".partial";
-    std::ofstream out(temporary, std::ios::binary);
+    temporaries.push_back(file.path);
+    temporaries.back() += ".partial";
+  }
+  std::vector<char> failed(pending.size(), 0);
+  tbb::parallel_for(std::size_t{0}, pending.size(), [&](std::size_t index) {
+    const PendingFile& file = pending[index];
+    std::ofstream out(temporaries[index], std::ios::binary);
     if (file.bytes.empty()) {
       out << file.content;
     } else {
       out.write(reinterpret_cast<const char*>(file.bytes.data()), static_cast<std::streamsize>(file.bytes.size()));
     }
     out.close();
-    temporaries.push_back(temporary);
-    if (!out) {
+    failed[index] = !out;
+  });
+  for (std::size_t index = 0; index < pending.size(); ++index) {
+    if (failed[index] != 0) {
       removeAll(temporaries);
-      throw Error(ErrorKind::Usage, "cannot write report file", SourceLocation{file.path.string(), 0, 0, {}});
+      throw Error(ErrorKind::Usage, "cannot write report file", SourceLocation{pending[index].path.string(), 0, 0, {}});
     }
   }
   std::vector<std::filesystem::path> written;
@@ -80,20 +92,35 @@ std::vector<std::filesystem::path> writeReportFiles(const NetworkReport& report,
   const auto wants = [&](ReportFormat format) {
     return std::find(formats.begin(), formats.end(), format) != formats.end();
   };
-  std::vector<PendingFile> pending;
+  // Each report is rendered from the same finished report, side by side; the files keep this order.
   const std::string base = report.network;
+  std::vector<std::pair<std::filesystem::path, std::string (*)(const NetworkReport&)>> renderers;
   if (wants(ReportFormat::Text)) {
-    pending.push_back({directory / (base + ".txt"), renderTextReport(report)});
+    renderers.emplace_back(directory / (base + ".txt"), &renderTextReport);
   }
   if (wants(ReportFormat::Csv)) {
-    pending.push_back({directory / (base + "_summary_" + report.memory.systemName + ".csv"), renderSummaryCsv(report)});
-    pending.push_back({directory / (base + "_per-layer.csv"), renderPerLayerCsv(report)});
+    renderers.emplace_back(directory / (base + "_summary_" + report.memory.systemName + ".csv"), &renderSummaryCsv);
+    renderers.emplace_back(directory / (base + "_per-layer.csv"), &renderPerLayerCsv);
   }
   if (wants(ReportFormat::Json)) {
-    pending.push_back({directory / (base + ".json"), renderJsonReport(report)});
+    renderers.emplace_back(directory / (base + ".json"), &renderJsonReport);
   }
   if (wants(ReportFormat::Html)) {
-    pending.push_back({directory / (base + ".html"), renderHtmlReport(report)});
+    renderers.emplace_back(directory / (base + ".html"), &renderHtmlReport);
+  }
+  std::vector<PendingFile> pending(renderers.size());
+  std::vector<std::exception_ptr> errors(renderers.size());
+  tbb::parallel_for(std::size_t{0}, renderers.size(), [&](std::size_t index) {
+    try {
+      pending[index] = {renderers[index].first, renderers[index].second(report)};
+    } catch (...) {
+      errors[index] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& error : errors) {
+    if (error) {
+      std::rethrow_exception(error);
+    }
   }
   if (model != nullptr) {
     pending.push_back({directory / model->fileName, {}, model->bytes});

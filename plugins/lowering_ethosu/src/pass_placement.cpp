@@ -7,9 +7,14 @@
 
 #include "ethosu/support/vela21_support.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace ethosu::lowering {
 
@@ -114,20 +119,40 @@ void foldConstantOperations(Subgraph& subgraph, const LoweringContext& context) 
 }
 
 void placeOperations(Subgraph& subgraph, const LoweringContext& context) {
-  for (Operation& op : subgraph.operations) {
+  // Each operation's verdict reads the graph and nothing another verdict changes (the accelerator's
+  // checks are const and thread-safe), so they are found side by side and applied in order afterwards.
+  std::vector<std::optional<SupportVerdict>> verdicts(subgraph.operations.size());
+  std::vector<std::exception_ptr> errors(subgraph.operations.size());
+  tbb::parallel_for(std::size_t{0}, subgraph.operations.size(), [&](std::size_t index) {
+    const Operation& op = subgraph.operations[index];
     if (op.placement != Placement::Unplaced) {
+      return;
+    }
+    try {
+      SupportVerdict verdict;
+      if (context.release == VelaRelease::V2_1) {
+        verdict = ethosu::checkVela21Restrictions(subgraph, op).verdict();
+      }
+      if (verdict.supported) {
+        verdict = context.support.check(subgraph, op);
+        if (context.release == VelaRelease::V2_1 && relaxedByVela21(op.type, verdict.constraint)) {
+          verdict = SupportVerdict{};
+        }
+      }
+      verdicts[index] = std::move(verdict);
+    } catch (...) {
+      errors[index] = std::current_exception(); // the first operation's error, whatever the thread count
+    }
+  });
+  for (std::size_t index = 0; index < subgraph.operations.size(); ++index) {
+    if (errors[index]) {
+      std::rethrow_exception(errors[index]);
+    }
+    if (!verdicts[index]) {
       continue;
     }
-    SupportVerdict verdict;
-    if (context.release == VelaRelease::V2_1) {
-      verdict = ethosu::checkVela21Restrictions(subgraph, op).verdict();
-    }
-    if (verdict.supported) {
-      verdict = context.support.check(subgraph, op);
-      if (context.release == VelaRelease::V2_1 && relaxedByVela21(op.type, verdict.constraint)) {
-        verdict = SupportVerdict{};
-      }
-    }
+    Operation& op = subgraph.operations[index];
+    const SupportVerdict& verdict = *verdicts[index];
     if (verdict.supported) {
       op.placement = Placement::Npu;
       op.placementReason.clear();

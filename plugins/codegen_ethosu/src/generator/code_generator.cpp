@@ -3,6 +3,7 @@
 
 #include "checker/stream_check.hpp"
 #include "codegen_ethosu/command_stream.hpp"
+#include "generator/parallel_work.hpp"
 #include "layout/read_only_area.hpp"
 #include "operations/describe_region.hpp"
 #include "program/region_program.hpp"
@@ -47,25 +48,6 @@ std::int64_t workingMemoryBytes(const npu::NetworkAddresses& addresses, npu::Mem
     }
   }
   return bytes;
-}
-
-/// Runs `work(i)` for every i in parallel; the error of the lowest index wins, so that a failing
-/// compile reports the same error whatever the thread count.
-template <typename Work>
-void forEachInParallel(std::size_t count, Work work) {
-  std::vector<std::exception_ptr> errors(count);
-  tbb::parallel_for(std::size_t{0}, count, [&](std::size_t index) {
-    try {
-      work(index);
-    } catch (...) {
-      errors[index] = std::current_exception();
-    }
-  });
-  for (const std::exception_ptr& error : errors) {
-    if (error) {
-      std::rethrow_exception(error);
-    }
-  }
 }
 
 /// Where the stream of schedule `index` finds its inputs and must leave its outputs.

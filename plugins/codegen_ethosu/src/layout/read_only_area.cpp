@@ -5,8 +5,10 @@
 
 #include "npu/core/diagnostics.hpp"
 
+#include <tbb/collaborative_call_once.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <exception>
@@ -111,6 +113,7 @@ namespace {
 
 /// One operation's encoding on its way from the encoders (in parallel) to the layout (in order).
 struct EncodingJob {
+  std::size_t index = 0; ///< in the order of the layout
   std::size_t schedule = 0;
   std::size_t position = 0;
   npu::EncodedWeights encoded;
@@ -120,6 +123,75 @@ struct EncodingJob {
 /// At most this many encodings per thread are held between encoding and layout: enough to keep every
 /// thread busy, few enough that a large network's streams are never all in memory at once.
 constexpr int kEncodingsInFlightPerThread = 4;
+
+/// Encodings started ahead of the pipeline. A large encoding late in the order would run alone at the
+/// end while the other threads wait for it, so the largest ones (each at least 1/(2 x threads) of all the
+/// encoded bytes, so at most 2 x threads of them) start first, beside the pipeline, which takes each one's
+/// result when it comes to it: longest first, while the layout stays in order. A small network of one
+/// large fully connected layer is the case (a third of MobileNet-v2's weights); a network of many
+/// similar layers has none.
+class HeadStart {
+public:
+  HeadStart(std::span<const std::pair<std::size_t, std::size_t>> jobs, std::span<const npu::Schedule> schedules,
+            int threads)
+      : started_(jobs.size()) {
+    if (threads < 2) {
+      return;
+    }
+    std::int64_t total = 0;
+    std::vector<std::int64_t> bytes;
+    for (const auto& job : jobs) {
+      bytes.push_back(schedules[job.first].operations[job.second].weights->encodedBytes);
+      total += bytes.back();
+    }
+    for (std::size_t index = 0; index < jobs.size(); ++index) {
+      if (bytes[index] > 0 && bytes[index] >= total / (2 * threads)) {
+        started_[index] = std::make_unique<Started>();
+        order_.push_back(index);
+      }
+    }
+    std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return bytes[a] > bytes[b]; });
+  }
+  HeadStart(const HeadStart&) = delete;
+  HeadStart& operator=(const HeadStart&) = delete;
+  /// Waits for every encoding started: the area is left only then, whether or not the layout failed.
+  ~HeadStart() { group_.wait(); }
+
+  /// Starts the encodings chosen, largest first; `encode(job)` fills the job's encoding or error.
+  template <typename Encode>
+  void start(const Encode& encode) {
+    for (const std::size_t index : order_) {
+      group_.run([this, index, &encode] { run(index, encode); });
+    }
+  }
+
+  /// Job `index`'s encoding: taken from its head start (waited for, or run here when it has not begun),
+  /// or nullopt when it had none.
+  template <typename Encode>
+  std::optional<EncodingJob> take(std::size_t index, const Encode& encode) {
+    if (!started_[index]) {
+      return std::nullopt;
+    }
+    run(index, encode);
+    return std::move(started_[index]->job);
+  }
+
+private:
+  struct Started {
+    tbb::collaborative_once_flag once;
+    EncodingJob job;
+  };
+
+  template <typename Encode>
+  void run(std::size_t index, const Encode& encode) {
+    Started& started = *started_[index];
+    tbb::collaborative_call_once(started.once, [&] { encode(index, started.job); });
+  }
+
+  std::vector<std::unique_ptr<Started>> started_;
+  std::vector<std::size_t> order_;
+  tbb::task_group group_;
+};
 
 /// What the area will take, to reserve it at once (growing a large area would copy it, and hold the old
 /// and the new copy together). Equal constants and shared streams are counted each time: an upper bound,
@@ -169,36 +241,44 @@ ReadOnlyArea::ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedul
   std::size_t nextJob = 0;
   const auto inFlight =
       static_cast<std::size_t>(kEncodingsInFlightPerThread * std::max(1, tbb::this_task_arena::max_concurrency()));
+  const auto encodeJob = [&](std::size_t index, EncodingJob& job) {
+    job.index = index;
+    job.schedule = jobs[index].first;
+    job.position = jobs[index].second;
+    try {
+      const npu::Schedule& schedule = schedules[job.schedule];
+      const npu::ScheduledOperation& scheduled = schedule.operations[job.position];
+      const npu::Subgraph& subgraph = graph.subgraphs.at(static_cast<std::size_t>(schedule.region.subgraph));
+      job.encoded = accelerator.weights().encode(subgraph, subgraph.operation(scheduled.op), scheduled.blockConfig,
+                                                 scheduled.weights->depthSlices, true);
+    } catch (...) {
+      job.error = std::current_exception();
+    }
+  };
+  HeadStart headStart(jobs, schedules, tbb::this_task_arena::max_concurrency());
+  headStart.start(encodeJob);
   tbb::parallel_pipeline(
-      inFlight,
-      tbb::make_filter<void, EncodingJob>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) {
-        if (nextJob == jobs.size()) {
-          control.stop();
-          return EncodingJob{};
-        }
-        EncodingJob job;
-        job.schedule = jobs[nextJob].first;
-        job.position = jobs[nextJob].second;
-        ++nextJob;
-        return job;
-      }) & tbb::make_filter<EncodingJob, EncodingJob>(tbb::filter_mode::parallel, [&](EncodingJob job) {
-        try {
-          const npu::Schedule& schedule = schedules[job.schedule];
-          const npu::ScheduledOperation& scheduled = schedule.operations[job.position];
-          const npu::Subgraph& subgraph = graph.subgraphs.at(static_cast<std::size_t>(schedule.region.subgraph));
-          job.encoded = accelerator.weights().encode(subgraph, subgraph.operation(scheduled.op), scheduled.blockConfig,
-                                                     scheduled.weights->depthSlices, true);
-        } catch (...) {
-          job.error = std::current_exception();
-        }
-        return job;
-      }) & tbb::make_filter<EncodingJob, void>(tbb::filter_mode::serial_in_order, [&](EncodingJob job) {
-        if (job.error) {
-          std::rethrow_exception(job.error);
-        }
-        layOutConstantsUpTo(job.schedule);
-        addWeights(graph, schedules, job.schedule, job.position, std::move(job.encoded), storedStreams);
-      }));
+      inFlight, tbb::make_filter<void, EncodingJob>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) {
+                  if (nextJob == jobs.size()) {
+                    control.stop();
+                    return EncodingJob{};
+                  }
+                  EncodingJob job;
+                  job.index = nextJob++;
+                  return job;
+                }) & tbb::make_filter<EncodingJob, EncodingJob>(tbb::filter_mode::parallel, [&](EncodingJob job) {
+                  if (std::optional<EncodingJob> started = headStart.take(job.index, encodeJob)) {
+                    return std::move(*started);
+                  }
+                  encodeJob(job.index, job);
+                  return job;
+                }) & tbb::make_filter<EncodingJob, void>(tbb::filter_mode::serial_in_order, [&](EncodingJob job) {
+                  if (job.error) {
+                    std::rethrow_exception(job.error);
+                  }
+                  layOutConstantsUpTo(job.schedule);
+                  addWeights(graph, schedules, job.schedule, job.position, std::move(job.encoded), storedStreams);
+                }));
   if (!schedules.empty()) {
     layOutConstantsUpTo(schedules.size() - 1);
   }

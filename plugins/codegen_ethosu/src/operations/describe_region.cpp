@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "operations/describe_region.hpp"
 
+#include "generator/parallel_work.hpp"
 #include "operations/operation_semantics.hpp"
 
 #include "ethosu/weights/weight_preparation.hpp"
@@ -405,11 +406,11 @@ int regionOf(npu::MemoryArea area, bool constant, const npu::MemorySystem& memor
 
 std::vector<OperationInfo> describeRegion(const RegionSources& sources) {
   const RegionStorage storage(sources);
-  std::vector<OperationInfo> operations;
-  operations.reserve(sources.schedule.operations.size());
-  for (std::size_t position = 0; position < sources.schedule.operations.size(); ++position) {
-    operations.push_back(describe(sources, storage, position));
-  }
+  // Each operation is described from the schedule and the storage alone (a convolution's weight traversal
+  // prepares its weights), so they are described side by side.
+  std::vector<OperationInfo> operations(sources.schedule.operations.size());
+  forEachInParallel(operations.size(),
+                    [&](std::size_t position) { operations[position] = describe(sources, storage, position); });
   return operations;
 }
 
