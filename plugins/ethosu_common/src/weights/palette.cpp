@@ -175,7 +175,16 @@ private:
   /// distinctSuffix_ (index: last - first), so a larger window only scans what the smaller ones did not.
   [[nodiscard]] std::int64_t distinctValuesFrom(std::int64_t first, std::int64_t last) {
     if (fast_ && last - first < kLatestRing) {
-      return countLatest(first, last);
+      // The windows of one position nest (a larger one starts no later): count only what the range
+      // counted last at this position does not cover.
+      if (counted_.last == last && first <= counted_.first) {
+        counted_.count += first < counted_.first ? countLatest(first, counted_.first - 1) : 0;
+      } else {
+        counted_.count = countLatest(first, last);
+      }
+      counted_.first = first;
+      counted_.last = last;
+      return counted_.count;
     }
     if (!fast_) {
       distinctSuffix_.clear(); // the plain search counts every window on its own
@@ -233,6 +242,12 @@ private:
   bool havePalette_ = false;
   bool createdPalette_ = false;
   QuietEvaluation lastQuiet_;
+  /// The latest range countLatest counted (first..last) and its count.
+  struct CountedRange {
+    std::int64_t first = 0;
+    std::int64_t last = -1;
+    std::int64_t count = 0;
+  } counted_;
 };
 
 /// Zero runs pay off when zero is the most common weight and more than four times as common as the

@@ -2,22 +2,33 @@
 #include "ethosu/weights/stream_cache.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace ethosu::weights {
 
 namespace {
 
-/// Four weights per step (a multiply and a shift), so that hashing stays a small part of a lookup.
+/// Four independent chains of four weights per step (a multiply and a shift each), so that hashing
+/// runs at the multiplier's throughput rather than its latency and stays a small part of a lookup.
 std::uint64_t hashOf(std::span<const std::int16_t> weights) {
   constexpr std::uint64_t kMultiplier = 0xff51afd7ed558ccdULL;
-  std::uint64_t hash = 0x9e3779b97f4a7c15ULL ^ weights.size();
+  constexpr std::size_t kChains = 4;
+  constexpr std::size_t kWeightsPerWord = sizeof(std::uint64_t) / sizeof(std::int16_t);
+  std::array<std::uint64_t, kChains> chains{0x9e3779b97f4a7c15ULL ^ weights.size(), 0xc2b2ae3d27d4eb4fULL,
+                                            0x165667b19e3779f9ULL, 0x27d4eb2f165667c5ULL};
   std::size_t index = 0;
-  for (; index + 4 <= weights.size(); index += 4) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, weights.data() + index, sizeof(word));
-    hash = (hash ^ word) * kMultiplier;
-    hash ^= hash >> 32U;
+  for (; index + kChains * kWeightsPerWord <= weights.size(); index += kChains * kWeightsPerWord) {
+    for (std::size_t chain = 0; chain < kChains; ++chain) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, weights.data() + index + chain * kWeightsPerWord, sizeof(word));
+      chains[chain] = (chains[chain] ^ word) * kMultiplier;
+      chains[chain] ^= chains[chain] >> 32U;
+    }
+  }
+  std::uint64_t hash = chains[0];
+  for (std::size_t chain = 1; chain < kChains; ++chain) {
+    hash = (hash ^ chains[chain]) * kMultiplier;
   }
   for (; index < weights.size(); ++index) {
     hash = (hash ^ static_cast<std::uint16_t>(weights[index])) * kMultiplier;
