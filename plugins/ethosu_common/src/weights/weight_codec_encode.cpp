@@ -127,7 +127,7 @@ struct SliceInput {
   int zeroRunDivisorBits = 0;
 };
 
-void writeSliceHeader(BitWriter& writer, const SliceInput& slice, const GrcParameter& weightGrc) {
+void writeSliceHeader(BitCursor& writer, const SliceInput& slice, const GrcParameter& weightGrc) {
   const SectionPalette& palette = *slice.palette;
   const auto divisor = static_cast<std::uint32_t>(weightGrc.divisorBits);
   writer.put(3, palette.zeroRuns ? static_cast<std::uint32_t>(slice.zeroRunDivisorBits) : kZeroRunsDisabled);
@@ -145,13 +145,14 @@ void writeSliceHeader(BitWriter& writer, const SliceInput& slice, const GrcParam
   }
 }
 
-void writeRemainders(BitWriter& writer, const Chunk& chunk, int divisorBits) {
+void writeRemainders(BitCursor& writer, const Chunk& chunk, int divisorBits) {
   for (int index = 0; index < chunk.remainderCount; ++index) {
     writer.put(divisorBits, static_cast<std::uint32_t>(chunk.remainders[static_cast<std::size_t>(index)]));
   }
 }
 
-void writeSlice(BitWriter& writer, const SliceInput& slice) {
+void writeSlice(BitWriter& output, const SliceInput& slice) {
+  BitCursor writer(output);
   const SectionPalette& palette = *slice.palette;
   const GrcParameter& weightGrc = kWeightGrcParameters[static_cast<std::size_t>(slice.weightParameter)];
   writeSliceHeader(writer, slice, weightGrc);
