@@ -306,14 +306,20 @@ void forEachSlice(const SectionPlan& plan, const CodecWorkspace& workspace, Visi
 
 /// Unary slots and second unary bits of symbols whose quotients fill `QuotientPerSlot` per slot
 /// (Chunker::fillSlots): a quotient q takes q / step + 1 slots, of which ceil(q / step) are non-zero.
-template <int QuotientPerSlot>
+/// Unsigned 32-bit sums (symbols are 0..511, a slice at most 32767 of them), so that the loop vectorises.
+template <unsigned QuotientPerSlot>
 void countWeightSlots(std::span<const int> symbols, int divisorBits, std::int64_t& slots,
                       std::int64_t& secondUnaryBits) {
+  const auto shift = static_cast<unsigned>(divisorBits);
+  std::uint32_t slotSum = 0;
+  std::uint32_t secondUnarySum = 0;
   for (const int symbol : symbols) {
-    const int quotient = symbol >> divisorBits;
-    slots += quotient / QuotientPerSlot + 1;
-    secondUnaryBits += (quotient + QuotientPerSlot - 1) / QuotientPerSlot;
+    const std::uint32_t quotient = static_cast<std::uint32_t>(symbol) >> shift;
+    slotSum += quotient / QuotientPerSlot;
+    secondUnarySum += (quotient + QuotientPerSlot - 1) / QuotientPerSlot;
   }
+  slots += static_cast<std::int64_t>(slotSum) + std::ssize(symbols);
+  secondUnaryBits += secondUnarySum;
 }
 
 /// The bits writeSlice writes for `slice`: every chunk's unary fields and every symbol's remainder.
@@ -328,15 +334,15 @@ std::int64_t sliceBits(const SliceInput& slice) {
   const auto weightCount = static_cast<std::int64_t>(slice.weightSymbols.size());
   const int weightDivisor = weightGrc.uncompressed ? slice.uncompressedBits : weightGrc.divisorBits;
   if (weightCount > 0) {
-    std::int64_t slots = 0;
-    std::int64_t secondUnaryBits = 0;
-    if (weightGrc.truncated) {
-      countWeightSlots<3>(slice.weightSymbols, weightDivisor, slots, secondUnaryBits);
-    } else {
-      countWeightSlots<2>(slice.weightSymbols, weightDivisor, slots, secondUnaryBits);
-    }
-    const int slotsPerChunk = weightSymbolsPerChunk(weightGrc.uncompressed, weightDivisor);
-    if (!weightGrc.uncompressed) {
+    if (!weightGrc.uncompressed) { // uncompressed symbols have no unary fields
+      std::int64_t slots = 0;
+      std::int64_t secondUnaryBits = 0;
+      if (weightGrc.truncated) {
+        countWeightSlots<3>(slice.weightSymbols, weightDivisor, slots, secondUnaryBits);
+      } else {
+        countWeightSlots<2>(slice.weightSymbols, weightDivisor, slots, secondUnaryBits);
+      }
+      const int slotsPerChunk = weightSymbolsPerChunk(weightGrc.uncompressed, weightDivisor);
       bits += npu::divRoundUp(slots, std::int64_t{slotsPerChunk}) * kWeightUnaryBits + secondUnaryBits;
     }
     bits += weightCount * weightDivisor;
@@ -344,10 +350,12 @@ std::int64_t sliceBits(const SliceInput& slice) {
 
   const auto runCount = static_cast<std::int64_t>(slice.zeroRuns.size());
   if (palette.zeroRuns && runCount > 0) {
-    std::int64_t slots = runCount;
+    std::uint64_t quotients = 0; // unsigned, so that the loop vectorises
+    const auto shift = static_cast<unsigned>(slice.zeroRunDivisorBits);
     for (const int run : slice.zeroRuns) {
-      slots += run >> slice.zeroRunDivisorBits;
+      quotients += static_cast<std::uint32_t>(run) >> shift;
     }
+    const std::int64_t slots = runCount + static_cast<std::int64_t>(quotients);
     const int slotsPerChunk = zeroRunUnaryBits(slice.zeroRunDivisorBits);
     bits += npu::divRoundUp(slots, std::int64_t{slotsPerChunk}) * slotsPerChunk + runCount * slice.zeroRunDivisorBits;
   }
