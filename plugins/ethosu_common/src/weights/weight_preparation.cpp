@@ -4,6 +4,7 @@
 #include "npu/core/diagnostics.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 namespace ethosu::weights {
@@ -55,6 +56,28 @@ struct Context {
   }
 };
 
+/// 8-bit values (`Byte` says how they extend) as int16, sixteen at a time: GCC 12 does not vectorise the
+/// plain loop at -O2 (RelWithDebInfo), and it was 4% of a MobileNet-v2 compile.
+using SignedBytes = std::int8_t __attribute__((vector_size(16)));
+using UnsignedBytes = std::uint8_t __attribute__((vector_size(16)));
+
+template <typename Byte, typename Bytes>
+void widen(std::span<const std::uint8_t> raw, std::vector<std::int16_t>& out) {
+  using Halves = std::int16_t __attribute__((vector_size(32)));
+  constexpr std::size_t kStep = 16;
+  out.resize(raw.size());
+  std::size_t index = 0;
+  for (; index + kStep <= raw.size(); index += kStep) {
+    Bytes bytes;
+    std::memcpy(&bytes, raw.data() + index, sizeof(bytes));
+    const Halves halves = __builtin_convertvector(bytes, Halves);
+    std::memcpy(out.data() + index, &halves, sizeof(halves));
+  }
+  for (; index < raw.size(); ++index) {
+    out[index] = static_cast<std::int16_t>(static_cast<Byte>(raw[index]));
+  }
+}
+
 /// Weights read in OHWI with one zero point per OFM channel subtracted (int16 arithmetic, as the
 /// reference's "early zero-point correction").
 WeightVolume readVolume(const Context& context, const npu::Tensor& weights, WeightRole role) {
@@ -100,12 +123,11 @@ WeightVolume readVolume(const Context& context, const npu::Tensor& weights, Weig
   const npu::Quantisation& quantisation = weights.quantisation;
   if (role == WeightRole::Convolution || role == WeightRole::FullyConnected) {
     // The source is OHWI already: widen all values in one pass, then correct one OFM channel's
-    // contiguous run at a time (both passes vectorise).
+    // contiguous run at a time.
     if (isSigned) {
-      const auto* values = reinterpret_cast<const std::int8_t*>(raw.data());
-      volume.values.assign(values, values + raw.size());
+      widen<std::int8_t, SignedBytes>(raw, volume.values);
     } else {
-      volume.values.assign(raw.begin(), raw.end());
+      widen<std::uint8_t, UnsignedBytes>(raw, volume.values);
     }
     const auto run = static_cast<std::size_t>(volume.elements() / std::max(volume.ofmDepth, 1));
     for (int ofm = 0; ofm < volume.ofmDepth; ++ofm) {
