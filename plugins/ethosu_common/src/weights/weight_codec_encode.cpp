@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <string>
 
 namespace ethosu::weights {
@@ -362,7 +363,34 @@ std::int64_t sliceBits(const SliceInput& slice) {
   return bits;
 }
 
+/// Whether every weight is in the encodable range: a running minimum and maximum of eight lanes (GCC 12
+/// vectorises neither a search that stops early nor, at -O2, a plain minimum loop).
+bool inRange(std::span<const std::int16_t> weights) {
+  using Lanes = std::int16_t __attribute__((vector_size(16)));
+  constexpr std::size_t kLanes = 8;
+  Lanes smallest{};
+  Lanes largest{};
+  std::size_t index = 0;
+  for (; index + kLanes <= weights.size(); index += kLanes) {
+    Lanes lanes;
+    std::memcpy(&lanes, weights.data() + index, sizeof(lanes));
+    smallest = lanes < smallest ? lanes : smallest;
+    largest = lanes > largest ? lanes : largest;
+  }
+  bool inside = true;
+  for (std::size_t lane = 0; lane < kLanes; ++lane) {
+    inside = inside && smallest[lane] >= kMinWeight && largest[lane] <= kMaxWeight;
+  }
+  for (; index < weights.size(); ++index) {
+    inside = inside && weights[index] >= kMinWeight && weights[index] <= kMaxWeight;
+  }
+  return inside;
+}
+
 void checkRange(std::span<const std::int16_t> weights) {
+  if (inRange(weights)) {
+    return;
+  }
   const auto outside = std::find_if(weights.begin(), weights.end(),
                                     [](std::int16_t weight) { return weight < kMinWeight || weight > kMaxWeight; });
   if (outside != weights.end()) {
