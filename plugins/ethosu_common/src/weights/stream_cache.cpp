@@ -38,8 +38,11 @@ std::uint64_t hashOf(std::span<const std::int16_t> weights) {
 
 } // namespace
 
-StreamCache::Plan StreamCache::find(std::span<const std::int16_t> weights) const {
-  const std::uint64_t key = hashOf(weights);
+std::uint64_t StreamCache::keyOf(std::span<const std::int16_t> weights) {
+  return hashOf(weights);
+}
+
+StreamCache::Plan StreamCache::find(std::span<const std::int16_t> weights, std::uint64_t key) const {
   const std::lock_guard<std::mutex> lock(mutex_);
   for (auto [it, end] = entries_.equal_range(key); it != end; ++it) {
     if (std::equal(weights.begin(), weights.end(), it->second.weights.begin(), it->second.weights.end())) {
@@ -54,8 +57,7 @@ bool StreamCache::hasRoomFor(std::size_t weights) const {
   return bytes_ + weights * sizeof(std::int16_t) <= budget_; // the weights; a plan is far smaller
 }
 
-void StreamCache::insert(std::span<const std::int16_t> weights, Plan plan, std::size_t planBytes) {
-  const std::uint64_t key = hashOf(weights);
+void StreamCache::insert(std::span<const std::int16_t> weights, std::uint64_t key, Plan plan, std::size_t planBytes) {
   Entry entry{std::vector<std::int16_t>(weights.begin(), weights.end()), std::move(plan)};
   const std::size_t bytes = entry.weights.size() * sizeof(std::int16_t) + planBytes;
   const std::lock_guard<std::mutex> lock(mutex_);
