@@ -2,14 +2,14 @@
 #include "layout/read_only_area.hpp"
 
 #include "ethosu/architecture/variant.hpp"
+#include "ethosu/weights/byte_hash.hpp"
 
 #include "npu/core/diagnostics.hpp"
 
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <array>
-#include <cstring>
+#include <span>
 
 namespace ethosu::codegen {
 
@@ -102,32 +102,9 @@ StreamParts splitStream(const npu::EncodedWeights& encoded) {
   return parts;
 }
 
-/// A hash of some bytes, to find identical streams without comparing every pair: four independent
-/// chains of eight bytes per step (a byte at a time, the multiplications' latency made it 2% of a
-/// MobileNet-v2 compile).
+/// A hash of some bytes, to find identical streams without comparing every pair.
 std::uint64_t bytesHash(const std::vector<std::uint8_t>& bytes) {
-  constexpr std::uint64_t kMultiplier = 0xff51afd7ed558ccdULL;
-  constexpr std::size_t kChains = 4;
-  constexpr std::size_t kWordBytes = sizeof(std::uint64_t);
-  std::array<std::uint64_t, kChains> chains{0xcbf29ce484222325ULL ^ bytes.size(), 0xc2b2ae3d27d4eb4fULL,
-                                            0x165667b19e3779f9ULL, 0x27d4eb2f165667c5ULL};
-  std::size_t index = 0;
-  for (; index + kChains * kWordBytes <= bytes.size(); index += kChains * kWordBytes) {
-    for (std::size_t chain = 0; chain < kChains; ++chain) {
-      std::uint64_t word = 0;
-      std::memcpy(&word, bytes.data() + index + chain * kWordBytes, sizeof(word));
-      chains[chain] = (chains[chain] ^ word) * kMultiplier;
-      chains[chain] ^= chains[chain] >> 32U;
-    }
-  }
-  std::uint64_t hash = chains[0];
-  for (std::size_t chain = 1; chain < kChains; ++chain) {
-    hash = (hash ^ chains[chain]) * kMultiplier;
-  }
-  for (; index < bytes.size(); ++index) {
-    hash = (hash ^ bytes[index]) * kMultiplier;
-  }
-  return hash ^ (hash >> 29U);
+  return weights::hashBytes(std::as_bytes(std::span<const std::uint8_t>(bytes)));
 }
 
 /// What Vela compares to share the scales of an encoding (weight_compressor.ScaleCompressionConfig): the
