@@ -2,6 +2,7 @@
 #include "layout/read_only_area.hpp"
 
 #include "ethosu/architecture/variant.hpp"
+#include "ethosu/weights/byte_hash.hpp"
 
 #include "npu/core/diagnostics.hpp"
 
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <span>
 
 namespace ethosu::codegen {
 
@@ -76,13 +78,9 @@ StreamParts splitStream(const npu::EncodedWeights& encoded, std::span<const std:
   return parts;
 }
 
-/// FNV-1a of some bytes, to find identical streams without comparing every pair.
+/// A hash of some bytes, to find identical streams without comparing every pair.
 std::uint64_t bytesHash(const std::vector<std::uint8_t>& bytes) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (const std::uint8_t byte : bytes) {
-    hash = (hash ^ byte) * 0x100000001b3ULL;
-  }
-  return hash;
+  return weights::hashBytes(std::as_bytes(std::span<const std::uint8_t>(bytes)));
 }
 
 /// What Vela compares to share the scales of an encoding (weight_compressor.ScaleCompressionConfig): the

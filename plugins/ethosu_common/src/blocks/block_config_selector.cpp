@@ -19,13 +19,34 @@ BlockSearchQuery blockSearchQueryFor(const OperationTraits& traits, const npu::O
   return query;
 }
 
+std::size_t BlockConfigSelector::QueryHash::operator()(const BlockSearchQuery& query) const {
+  std::size_t hash = static_cast<std::size_t>(query.blockType);
+  for (const int value : {query.ofm.batch, query.ofm.height, query.ofm.width, query.ofm.depth, query.ifm.height,
+                          query.ifm.width, query.ifm.depth, query.ifmBits, query.kernel.width, query.kernel.height,
+                          query.kernel.strideX, query.kernel.strideY}) {
+    hash = (hash ^ static_cast<std::size_t>(value)) * 0x100000001b3ULL;
+  }
+  return hash;
+}
+
 std::optional<npu::BlockConfig> BlockConfigSelector::choose(const npu::Subgraph& subgraph, const npu::Operation& op,
                                                             const npu::OperationShapes& shapes) const {
-  const auto config = findBlockConfig(arch_, blockSearchQueryFor(traitsOf(subgraph, op), shapes));
-  if (!config) {
-    return std::nullopt;
+  const BlockSearchQuery query = blockSearchQueryFor(traitsOf(subgraph, op), shapes);
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (const auto found = chosen_.find(query); found != chosen_.end()) {
+      return found->second;
+    }
   }
-  return toBlockConfig(*config);
+  // Searched without the lock: two threads asking the same query at once both search, with one answer.
+  const auto config = findBlockConfig(arch_, query);
+  std::optional<npu::BlockConfig> block;
+  if (config) {
+    block = toBlockConfig(*config);
+  }
+  const std::lock_guard<std::mutex> lock(mutex_);
+  chosen_.emplace(query, block);
+  return block;
 }
 
 std::vector<npu::BlockConfig> BlockConfigSelector::candidates(const npu::Subgraph& subgraph, const npu::Operation& op,

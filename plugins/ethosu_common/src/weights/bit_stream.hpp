@@ -51,6 +51,15 @@ public:
   }
 
 private:
+  friend class BitCursor;
+
+  void putWord(std::uint32_t word) {
+    words_[wordCount_++] = word;
+    if (wordCount_ == words_.size()) {
+      flushWords();
+    }
+  }
+
   void flushWords() {
     const std::size_t start = bytes_.size();
     bytes_.resize(start + wordCount_ * 4U);
@@ -68,6 +77,39 @@ private:
   unsigned pendingBits_ = 0;
   std::array<std::uint32_t, 64> words_{};
   std::size_t wordCount_ = 0;
+};
+
+/// Writes through a BitWriter with the pending bits in the cursor, a local of the writing function:
+/// there they stay in registers, where the writer's own (reached through a reference) went to memory
+/// at every field and each field waited for the previous one's store. The writer is brought up to date
+/// when the cursor goes out of scope; nothing else may write through it meanwhile.
+class BitCursor {
+public:
+  explicit BitCursor(BitWriter& writer)
+      : writer_(writer), pending_(writer.pending_), pendingBits_(writer.pendingBits_) {}
+  BitCursor(const BitCursor&) = delete;
+  BitCursor& operator=(const BitCursor&) = delete;
+  ~BitCursor() {
+    writer_.pending_ = pending_;
+    writer_.pendingBits_ = pendingBits_;
+  }
+
+  /// BitWriter::put.
+  void put(int bitCount, std::uint32_t value) {
+    const std::uint64_t mask = (std::uint64_t{1} << static_cast<unsigned>(bitCount)) - 1U;
+    pending_ |= (value & mask) << pendingBits_;
+    pendingBits_ += static_cast<unsigned>(bitCount);
+    if (pendingBits_ >= 32U) {
+      writer_.putWord(static_cast<std::uint32_t>(pending_));
+      pending_ >>= 32U;
+      pendingBits_ -= 32U;
+    }
+  }
+
+private:
+  BitWriter& writer_;
+  std::uint64_t pending_;
+  unsigned pendingBits_;
 };
 
 class BitReader {

@@ -53,6 +53,19 @@ constexpr std::array<WeightLanes, 512> kWeightSymbolBits = [] {
   return table;
 }();
 
+/// The fewest bits a weight symbol takes under a compressing parameter.
+constexpr std::array<std::int16_t, 512> kLeastCompressedBits = [] {
+  std::array<std::int16_t, 512> table{};
+  for (int symbol = 0; symbol < 512; ++symbol) {
+    std::int16_t least = kImpossibleBits;
+    for (int parameter = 0; parameter < kUncompressedParameter; ++parameter) {
+      least = std::min(least, weightSymbolBits(symbol, kWeightGrcParameters[static_cast<std::size_t>(parameter)]));
+    }
+    table[static_cast<std::size_t>(symbol)] = least;
+  }
+  return table;
+}();
+
 // The search keeps the 16 lanes in two GCC/Clang vectors of 8: SIMD registers on every target (SSE2
 // on x86-64, NEON on AArch64), plain lane loops where there are none.
 using HalfLanes = std::int16_t __attribute__((vector_size(16)));
@@ -68,15 +81,21 @@ struct LaneVector {
   std::memcpy(&vector.high, lanes.data() + kLanes / 2, sizeof(vector.high));
   return vector;
 }
-[[nodiscard]] inline LaneVector splat(std::int16_t value) { return {HalfLanes{} + value, HalfLanes{} + value}; }
-[[nodiscard]] inline HalfLanes lanewiseMin(HalfLanes a, HalfLanes b) { return a < b ? a : b; }
+[[nodiscard]] inline LaneVector splat(std::int16_t value) {
+  return {HalfLanes{} + value, HalfLanes{} + value};
+}
+[[nodiscard]] inline HalfLanes lanewiseMin(HalfLanes a, HalfLanes b) {
+  return a < b ? a : b;
+}
 [[nodiscard]] inline LaneVector lanewiseMin(const LaneVector& a, const LaneVector& b) {
   return {lanewiseMin(a.low, b.low), lanewiseMin(a.high, b.high)};
 }
 [[nodiscard]] inline LaneVector operator+(const LaneVector& a, const LaneVector& b) {
   return {a.low + b.low, a.high + b.high};
 }
-[[nodiscard]] inline LaneVector operator-(const LaneVector& a, HalfLanes b) { return {a.low - b, a.high - b}; }
+[[nodiscard]] inline LaneVector operator-(const LaneVector& a, HalfLanes b) {
+  return {a.low - b, a.high - b};
+}
 /// Every lane of the result holds the smallest of the 16 lanes (a butterfly of pairwise minimums).
 [[nodiscard]] inline HalfLanes broadcastMinimum(const LaneVector& v) {
   HalfLanes m = lanewiseMin(v.low, v.high);
@@ -109,7 +128,9 @@ struct LaneVector {
 }
 
 /// The first of the cheapest parameters of a decision (the lowest index among equals).
-[[nodiscard]] inline int firstCheapestOf(std::uint32_t decision) { return std::countr_zero(decision >> 16U); }
+[[nodiscard]] inline int firstCheapestOf(std::uint32_t decision) {
+  return std::countr_zero(decision >> 16U);
+}
 
 /// The first parameter whose relative cost is 0 (the cheapest, lowest index among equals).
 template <typename Costs>
@@ -155,19 +176,37 @@ void searchWeightParameters(std::span<const int> symbols, int uncompressedBits, 
   const LaneVector changeBits = splat(kParameterChangeBits);
 
   // relative[p]: bits of the cheapest coding so far that ends with parameter p, minus the cheapest of
-  // all. The next symbol only sees min(relative, 40) (`reachable`: a dearer parameter switches to the
-  // cheapest one); the walk back only which costs exceed 40 and which are 0 (the decision). The
-  // cheapest new cost needs no cap: the 5-bit-divisor parameter codes every symbol in at most 21 bits,
-  // so it stays below 40 + 21. The loop-carried chain is a handful of vector operations.
-  LaneVector reachable = splat(0);
-  std::uint32_t decision = decisionOf(reachable, changeBits);
-  for (std::size_t index = 0; index < count; ++index) {
-    const LaneVector bits = load(kWeightSymbolBits[static_cast<std::size_t>(symbols[index])]);
-    scratch.weightDecisions[index] = decision;
-    const LaneVector costs = reachable + (bits + sectionBits);
-    const LaneVector relative = costs - broadcastMinimum(costs);
-    reachable = lanewiseMin(relative, changeBits);
-    decision = decisionOf(relative, changeBits);
+  // all. The next symbol only sees min(relative, 40) (a dearer parameter switches to the cheapest one);
+  // the walk back only which costs exceed 40 and which are 0 (the decision). The cheapest new cost
+  // needs no cap: the 5-bit-divisor parameter codes every symbol in at most 21 bits, so it stays below
+  // 40 + 21.
+  //
+  // `costs` are the costs after a symbol relative to the cheapest before it, `cheapest` their minimum.
+  // The minimum of the next costs, min(costs - cheapest, 40) + bits, is min(minimum(costs + bits) -
+  // cheapest, 40 + minimum(bits)): minimum(costs + bits) does not wait for `cheapest`, so the
+  // loop-carried chain is a subtraction and a minimum per symbol, and the horizontal minimum of one
+  // symbol overlaps the next symbol's work.
+  const auto bitsOf = [&](std::size_t index) {
+    return load(kWeightSymbolBits[static_cast<std::size_t>(symbols[index])]) + sectionBits;
+  };
+  const auto leastBitsOf = [&](std::size_t index) {
+    const int least = std::min<int>(kLeastCompressedBits[static_cast<std::size_t>(symbols[index])], uncompressedBits);
+    return HalfLanes{} + static_cast<std::int16_t>(kParameterChangeBits + least);
+  };
+  std::uint32_t decision = decisionOf(splat(0), changeBits);
+  if (count > 0) {
+    LaneVector costs = bitsOf(0);
+    HalfLanes cheapest = broadcastMinimum(costs);
+    scratch.weightDecisions[0] = decision;
+    for (std::size_t index = 1; index < count; ++index) {
+      const LaneVector bits = bitsOf(index);
+      const LaneVector relative = costs - cheapest;
+      scratch.weightDecisions[index] = decisionOf(relative, changeBits);
+      const HalfLanes ahead = broadcastMinimum(costs + bits);
+      costs = lanewiseMin(relative, changeBits) + bits;
+      cheapest = lanewiseMin(ahead - cheapest, leastBitsOf(index));
+    }
+    decision = decisionOf(costs - cheapest, changeBits);
   }
 
   const auto previousOf = [&](std::size_t index, int parameter) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <functional>
 
 namespace ethosu::weights::detail {
@@ -42,8 +43,59 @@ public:
 
   std::vector<std::size_t> run() {
     sectionStarts_.assign(1, 0);
-    for (std::int64_t position = 0; position < std::ssize(weights_); ++position) {
-      visit(position);
+    // The state every weight updates is kept in locals, written back to the members only around a
+    // window evaluation: kept in the members (which the section list's growth lets escape), each
+    // weight waited for the previous one's stores.
+    std::int64_t sectionStart = 0;
+    std::int64_t zeroCount = 0;
+    std::int64_t nonZeroCount = 0;
+    int paletteSize = 0;
+    bool havePalette = false;
+    const auto count = std::ssize(weights_);
+    for (std::int64_t position = 0; position < count; ++position) {
+      const int weight = weights_[static_cast<std::size_t>(position)];
+      const bool excludeZero = zeroCount > (position - sectionStart) / 4;
+      std::int64_t& lastSeen = lastSeen_[slotOf(weight)];
+
+      // A value the current palette lacks grows it; growing a long-lived palette past a power of two
+      // (or past 32 entries) starts a new section instead.
+      if (havePalette && lastSeen < sectionStart) {
+        ++paletteSize;
+        const bool tooLong = position - sectionStart - zeroCount > 512;
+        const bool tooLarge = paletteSize - static_cast<int>(excludeZero) > kMaxPaletteSize;
+        if (needsAnotherIndexBit(paletteSize - 1 - static_cast<int>(excludeZero)) && (tooLong || tooLarge)) {
+          startSection(position);
+          sectionStart = position;
+          havePalette = false;
+          zeroCount = 0;
+        }
+      }
+
+      if (fast_) {
+        markLatest(lastSeen, position);
+      }
+      lastSeen = position;
+      if (weight == 0) {
+        ++zeroCount;
+      } else {
+        recentNonZeros_[static_cast<std::size_t>(nonZeroCount % kRecentNonZeros)] = position;
+        ++nonZeroCount;
+      }
+
+      const std::int64_t nonZeros = position - sectionStart - zeroCount;
+      if (nonZeros <= 0 || nonZeros % kSmallestWindow != 0) {
+        continue; // no window is due, and nothing changes that could make a later one due
+      }
+      sectionStart_ = sectionStart;
+      zeroCount_ = zeroCount;
+      nonZeroCount_ = nonZeroCount;
+      paletteSize_ = paletteSize;
+      havePalette_ = havePalette;
+      evaluateWindows(position, weight, excludeZero);
+      sectionStart = sectionStart_;
+      zeroCount = zeroCount_;
+      paletteSize = paletteSize_;
+      havePalette = havePalette_;
     }
     return std::move(sectionStarts_);
   }
@@ -54,39 +106,12 @@ private:
   /// Every window is a multiple of the smallest.
   static constexpr std::int64_t kSmallestWindow = 32;
 
-  void visit(std::int64_t position) {
-    const int weight = weights_[static_cast<std::size_t>(position)];
-    const bool excludeZero = zeroCount_ > (position - sectionStart_) / 4;
+  [[gnu::noinline]] void startSection(std::int64_t position) {
+    sectionStarts_.push_back(static_cast<std::size_t>(position));
+  }
 
-    // A value the current palette lacks grows it; growing a long-lived palette past a power of two
-    // (or past 32 entries) starts a new section instead.
-    if (havePalette_ && lastSeen_[slotOf(weight)] < sectionStart_) {
-      ++paletteSize_;
-      const bool tooLong = position - sectionStart_ - zeroCount_ > 512;
-      const bool tooLarge = paletteSize_ - static_cast<int>(excludeZero) > kMaxPaletteSize;
-      if (needsAnotherIndexBit(paletteSize_ - 1 - static_cast<int>(excludeZero)) && (tooLong || tooLarge)) {
-        sectionStarts_.push_back(static_cast<std::size_t>(position));
-        sectionStart_ = position;
-        havePalette_ = false;
-        zeroCount_ = 0;
-      }
-    }
-
-    if (fast_) {
-      markLatest(lastSeen_[slotOf(weight)], position);
-    }
-    lastSeen_[slotOf(weight)] = position;
-    if (weight == 0) {
-      ++zeroCount_;
-    } else {
-      recentNonZeros_[static_cast<std::size_t>(nonZeroCount_ % kRecentNonZeros)] = position;
-      ++nonZeroCount_;
-    }
-
-    const std::int64_t nonZeros = position - sectionStart_ - zeroCount_;
-    if (nonZeros <= 0 || nonZeros % kSmallestWindow != 0) {
-      return; // no window is due, and nothing changes that could make a later one due
-    }
+  /// The windows due at `position` (holding `weight`), with the state up to it in the members.
+  [[gnu::noinline]] void evaluateWindows(std::int64_t position, int weight, bool excludeZero) {
     // In a run of zeros the windows stay due at every weight. Once they found no new palette, the next
     // zero changes nothing they look at (same non-zeros, same distinct values, zero already counted),
     // unless it tips the zero exclusion or grew the palette: the same evaluation would follow.
@@ -175,7 +200,16 @@ private:
   /// distinctSuffix_ (index: last - first), so a larger window only scans what the smaller ones did not.
   [[nodiscard]] std::int64_t distinctValuesFrom(std::int64_t first, std::int64_t last) {
     if (fast_ && last - first < kLatestRing) {
-      return countLatest(first, last);
+      // The windows of one position nest (a larger one starts no later): count only what the range
+      // counted last at this position does not cover.
+      if (counted_.last == last && first <= counted_.first) {
+        counted_.count += first < counted_.first ? countLatest(first, counted_.first - 1) : 0;
+      } else {
+        counted_.count = countLatest(first, last);
+      }
+      counted_.first = first;
+      counted_.last = last;
+      return counted_.count;
     }
     if (!fast_) {
       distinctSuffix_.clear(); // the plain search counts every window on its own
@@ -190,38 +224,45 @@ private:
     return distinctSuffix_[length];
   }
 
-  /// The fast search keeps, for the latest kLatestRing positions, one bit per position: set where the
-  /// weight there has not occurred since. A window's distinct values are then the set bits of its range,
-  /// counted a word at a time; longer windows (long runs of zeros) are scanned.
+  /// The fast search keeps, for the latest kLatestRing positions, one byte per position: 1 where the
+  /// weight there has occurred again since (it is no longer its value's latest occurrence). A window's
+  /// distinct values are then its length minus its marks; longer windows (long runs of zeros) are
+  /// scanned. Each weight makes two plain stores (bits in words made it wait for earlier stores).
   static constexpr std::int64_t kLatestRing = std::int64_t{1} << 14;
 
   void markLatest(std::int64_t previous, std::int64_t position) {
+    superseded_[static_cast<std::size_t>(position % kLatestRing)] = 0; // the slot's earlier position left
     if (previous >= 0 && position - previous < kLatestRing) {
-      const auto bit = static_cast<std::uint64_t>(previous % kLatestRing);
-      latest_[bit / 64U] &= ~(std::uint64_t{1} << (bit % 64U));
+      superseded_[static_cast<std::size_t>(previous % kLatestRing)] = 1;
     }
-    const auto bit = static_cast<std::uint64_t>(position % kLatestRing);
-    latest_[bit / 64U] |= std::uint64_t{1} << (bit % 64U);
   }
 
-  /// Set bits of positions first..last (at most kLatestRing of them, the last the current position).
+  /// Latest occurrences among positions first..last (at most kLatestRing of them, the last the current
+  /// position).
   [[nodiscard]] std::int64_t countLatest(std::int64_t first, std::int64_t last) const {
-    std::int64_t count = 0;
-    for (std::int64_t position = first; position <= last;) {
-      const auto bit = static_cast<std::uint64_t>(position % kLatestRing);
-      const std::uint64_t offset = bit % 64U;
-      const auto take = static_cast<std::uint64_t>(
-          std::min<std::int64_t>(static_cast<std::int64_t>(64U - offset), last - position + 1));
-      const std::uint64_t mask = (take == 64U ? ~std::uint64_t{0} : (std::uint64_t{1} << take) - 1U) << offset;
-      count += std::popcount(latest_[bit / 64U] & mask);
-      position += static_cast<std::int64_t>(take);
-    }
-    return count;
+    const auto marksIn = [&](std::int64_t begin, std::int64_t end) {
+      // Eight marks (bytes of 0 or 1) at a time: their sum is the top byte of the word times 0x0101...
+      std::int64_t marks = 0;
+      std::int64_t slot = begin;
+      for (; slot + 8 <= end; slot += 8) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, superseded_.data() + slot, sizeof(word));
+        marks += static_cast<std::int64_t>((word * 0x0101010101010101ULL) >> 56U);
+      }
+      for (; slot < end; ++slot) {
+        marks += superseded_[static_cast<std::size_t>(slot)];
+      }
+      return marks;
+    };
+    const std::int64_t begin = first % kLatestRing;
+    const std::int64_t end = last % kLatestRing + 1;
+    const std::int64_t marks = begin < end ? marksIn(begin, end) : marksIn(begin, kLatestRing) + marksIn(0, end);
+    return last - first + 1 - marks;
   }
 
   std::span<const std::int16_t> weights_;
   bool fast_;
-  std::array<std::uint64_t, kLatestRing / 64> latest_{};
+  std::array<std::uint8_t, kLatestRing> superseded_{};
   std::array<std::int64_t, kWeightSlots> lastSeen_{};
   std::array<std::int64_t, kRecentNonZeros> recentNonZeros_; // only entries written are read: no fill
   std::int64_t nonZeroCount_ = 0;
@@ -233,6 +274,12 @@ private:
   bool havePalette_ = false;
   bool createdPalette_ = false;
   QuietEvaluation lastQuiet_;
+  /// The latest range countLatest counted (first..last) and its count.
+  struct CountedRange {
+    std::int64_t first = 0;
+    std::int64_t last = -1;
+    std::int64_t count = 0;
+  } counted_;
 };
 
 /// Zero runs pay off when zero is the most common weight and more than four times as common as the

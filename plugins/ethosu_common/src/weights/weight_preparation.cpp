@@ -3,6 +3,8 @@
 
 #include "npu/core/diagnostics.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 
 namespace ethosu::weights {
@@ -54,6 +56,28 @@ struct Context {
   }
 };
 
+/// 8-bit values (`Byte` says how they extend) as int16, sixteen at a time: GCC 12 does not vectorise the
+/// plain loop at -O2 (RelWithDebInfo), and it was 4% of a MobileNet-v2 compile.
+using SignedBytes = std::int8_t __attribute__((vector_size(16)));
+using UnsignedBytes = std::uint8_t __attribute__((vector_size(16)));
+
+template <typename Byte, typename Bytes>
+void widen(std::span<const std::uint8_t> raw, std::vector<std::int16_t>& out) {
+  using Halves = std::int16_t __attribute__((vector_size(32)));
+  constexpr std::size_t kStep = 16;
+  out.resize(raw.size());
+  std::size_t index = 0;
+  for (; index + kStep <= raw.size(); index += kStep) {
+    Bytes bytes;
+    std::memcpy(&bytes, raw.data() + index, sizeof(bytes));
+    const Halves halves = __builtin_convertvector(bytes, Halves);
+    std::memcpy(out.data() + index, &halves, sizeof(halves));
+  }
+  for (; index < raw.size(); ++index) {
+    out[index] = static_cast<std::int16_t>(static_cast<Byte>(raw[index]));
+  }
+}
+
 /// Weights read in OHWI with one zero point per OFM channel subtracted (int16 arithmetic, as the
 /// reference's "early zero-point correction").
 WeightVolume readVolume(const Context& context, const npu::Tensor& weights, WeightRole role) {
@@ -97,6 +121,26 @@ WeightVolume readVolume(const Context& context, const npu::Tensor& weights, Weig
                  "the model's weight buffer does not match the tensor's shape");
   }
   const npu::Quantisation& quantisation = weights.quantisation;
+  if (role == WeightRole::Convolution || role == WeightRole::FullyConnected) {
+    // The source is OHWI already: widen all values in one pass, then correct one OFM channel's
+    // contiguous run at a time.
+    if (isSigned) {
+      widen<std::int8_t, SignedBytes>(raw, volume.values);
+    } else {
+      widen<std::uint8_t, UnsignedBytes>(raw, volume.values);
+    }
+    const auto run = static_cast<std::size_t>(volume.elements() / std::max(volume.ofmDepth, 1));
+    for (int ofm = 0; ofm < volume.ofmDepth; ++ofm) {
+      const auto zeroPoint = static_cast<std::int16_t>(quantisation.zeroPointAt(static_cast<std::size_t>(ofm)));
+      if (zeroPoint != 0) {
+        std::int16_t* values = volume.values.data() + static_cast<std::size_t>(ofm) * run;
+        for (std::size_t index = 0; index < run; ++index) {
+          values[index] = static_cast<std::int16_t>(values[index] - zeroPoint);
+        }
+      }
+    }
+    return volume;
+  }
   volume.values.resize(static_cast<std::size_t>(volume.elements()));
   for (int ofm = 0; ofm < volume.ofmDepth; ++ofm) {
     const auto zeroPoint = static_cast<std::int16_t>(quantisation.zeroPointAt(static_cast<std::size_t>(ofm)));
@@ -110,13 +154,14 @@ WeightVolume readVolume(const Context& context, const npu::Tensor& weights, Weig
             // A transpose convolution reads its kernel mirrored in both directions.
             const int sourceY = role == WeightRole::TransposeConvolution ? volume.kernelHeight - 1 - y : y;
             const int sourceX = role == WeightRole::TransposeConvolution ? volume.kernelWidth - 1 - x : x;
-            source = ((std::int64_t{ofm} * volume.kernelHeight + sourceY) * volume.kernelWidth + sourceX) *
-                         volume.ifmDepth + ifm;
+            source =
+                ((std::int64_t{ofm} * volume.kernelHeight + sourceY) * volume.kernelWidth + sourceX) * volume.ifmDepth +
+                ifm;
           }
           const std::uint8_t byte = raw[static_cast<std::size_t>(source)];
           const auto value = static_cast<std::int16_t>(isSigned ? static_cast<std::int8_t>(byte) : byte);
-          volume.values[static_cast<std::size_t>(((std::int64_t{ofm} * volume.kernelHeight + y) * volume.kernelWidth + x) *
-                                                     volume.ifmDepth + ifm)] =
+          volume.values[static_cast<std::size_t>(
+              ((std::int64_t{ofm} * volume.kernelHeight + y) * volume.kernelWidth + x) * volume.ifmDepth + ifm)] =
               static_cast<std::int16_t>(value - zeroPoint);
         }
       }
@@ -145,7 +190,8 @@ void expandLargeDilation(WeightStreamInput& input) {
         for (int ifm = 0; ifm < original.ifmDepth; ++ifm) {
           const std::int64_t target =
               ((std::int64_t{ofm} * spread.kernelHeight + y * spreadY) * spread.kernelWidth + x * spreadX) *
-                  spread.ifmDepth + ifm;
+                  spread.ifmDepth +
+              ifm;
           spread.values[static_cast<std::size_t>(target)] = original.at(ofm, y, x, ifm);
         }
       }
@@ -251,7 +297,8 @@ void prepareScalesAndBiases(const Context& context, WeightStreamInput& input, co
   const bool bias64 = bias != nullptr ? bias->type == npu::DataType::Int64 : ifm.type == npu::DataType::Int16;
 
   if (ifm.type != npu::DataType::UInt8 && ifm.type != npu::DataType::Int8 && ifm.type != npu::DataType::Int16) {
-    context.fail("the IFM is " + std::string(npu::nameOf(ifm.type)), "Ethos-U weighted operations take uint8, int8 or int16 IFMs");
+    context.fail("the IFM is " + std::string(npu::nameOf(ifm.type)),
+                 "Ethos-U weighted operations take uint8, int8 or int16 IFMs");
   }
   if (const auto scales = explicitScales(context)) {
     input.scales = *scales;
@@ -290,7 +337,8 @@ std::optional<WeightStreamInput> prepareWeightStream(const npu::Subgraph& subgra
   }
   const std::optional<WeightRole> role = roleOf(op.type);
   if (!role) {
-    context.fail("operations of type " + std::string(npu::nameOf(op.type)) + " are not encoded by the Ethos-U weight encoder",
+    context.fail("operations of type " + std::string(npu::nameOf(op.type)) +
+                     " are not encoded by the Ethos-U weight encoder",
                  "lower the operation to a convolution, depthwise convolution or fully connected layer first");
   }
   const npu::Tensor& weights = subgraph.tensor(weightsId);

@@ -74,7 +74,8 @@ void encodeStream(const WeightStreamInput& input, const WeightEncoderConfig& con
   const int coreChannels = (stream.length - stream.core + config.cores - 1) / config.cores;
   detail::reorderWeightsInto(
       input.weights, detail::OfmSelection{stream.first + stream.core, coreChannels, config.cores}, reorder, reordered);
-  const StreamCache::Plan planned = cache != nullptr ? cache->find(reordered) : nullptr;
+  const std::uint64_t key = cache != nullptr ? StreamCache::keyOf(reordered) : 0;
+  const StreamCache::Plan planned = cache != nullptr ? cache->find(reordered, key) : nullptr;
   if (keepStream) {
     if (planned != nullptr) {
       detail::appendPlannedWeightStream(reordered, *planned, workspace, stream.weights);
@@ -89,7 +90,7 @@ void encodeStream(const WeightStreamInput& input, const WeightEncoderConfig& con
     auto plan = std::make_shared<const detail::StreamPlan>(detail::planWeightStream(reordered, workspace));
     stream.weightBytes = plan->bytes;
     const std::size_t planBytes = plan->memoryBytes();
-    cache->insert(reordered, std::move(plan), planBytes);
+    cache->insert(reordered, key, std::move(plan), planBytes);
   } else {
     // Every slice is planned like the encoder does, but no bits are written.
     stream.weightBytes = detail::weightStreamSize(reordered, workspace);

@@ -62,6 +62,26 @@ BOOST_AUTO_TEST_CASE(choose_answers_with_the_first_of_the_candidates_that_scores
   BOOST_TEST((candidates == npu->blockConfigs().candidates(subgraph, op, shapes))); // deterministic order
 }
 
+BOOST_AUTO_TEST_CASE(a_query_asked_again_gets_the_answer_of_the_search_whatever_was_asked_between) {
+  // choose remembers its answers: a repeated query, and one that differs only in the OFM, must still
+  // get what the search itself finds for each.
+  const auto npu = accelerator("ethos-u55-128");
+  const auto subgraph = constantPlusFeatureMap(npu::DataType::Int8);
+  const auto& op = subgraph.operations.front();
+  const auto& architecture = dynamic_cast<const ethosu::Accelerator&>(*npu).architecture();
+  for (int round = 0; round < 2; ++round) {
+    for (const int height : {8, 2, 5}) {
+      const npu::OperationShapes shapes{{1, height, 8, 16}, npu::Shape4{1, 1, 1, 16}, {1, height, 8, 16}};
+      const auto searched =
+          ethosu::findBlockConfig(architecture, ethosu::blockSearchQueryFor(ethosu::traitsOf(subgraph, op), shapes));
+      const auto chosen = npu->blockConfigs().choose(subgraph, op, shapes);
+      BOOST_REQUIRE(searched.has_value());
+      BOOST_REQUIRE(chosen.has_value());
+      BOOST_TEST((*chosen == ethosu::toBlockConfig(*searched)));
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(the_required_ifm_area_has_the_ifm_depth) {
   const auto npu = accelerator("ethos-u65-256");
   npu::Subgraph subgraph;

@@ -130,6 +130,20 @@ BOOST_AUTO_TEST_CASE(weights_outside_nine_bits_are_refused) {
   BOOST_CHECK_THROW(static_cast<void>(encodeWeightStream(Weights{-256})), npu::Error);
 }
 
+BOOST_AUTO_TEST_CASE(a_weight_outside_nine_bits_is_refused_wherever_it_is_in_a_longer_stream) {
+  // The range check takes eight weights at a time and the rest one by one: every position of both.
+  for (std::size_t position = 0; position < 21; ++position) {
+    for (const std::int16_t outside : {std::int16_t{256}, std::int16_t{-256}}) {
+      Weights weights(21, 3);
+      weights[position] = outside;
+      BOOST_CHECK_THROW(static_cast<void>(encodeWeightStream(weights)), npu::Error);
+    }
+  }
+  Weights extremes(21, 255);
+  extremes[9] = -255;
+  BOOST_CHECK_NO_THROW(static_cast<void>(encodeWeightStream(extremes)));
+}
+
 BOOST_AUTO_TEST_CASE(truncated_and_damaged_streams_are_refused) {
   const std::vector<std::uint8_t> stream = encodeWeightStream(Weights(100, 5));
   const std::vector<std::uint8_t> truncated(stream.begin(), stream.begin() + 3);

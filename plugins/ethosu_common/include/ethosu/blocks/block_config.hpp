@@ -62,6 +62,7 @@ struct BlockSearchQuery {
   int lutBanks = 0;   ///< SHRAM banks taken by a lookup table (2 with a LUT activation)
   bool scaled = true; ///< every feature map is quantised (Vela's Operation.has_scaling)
   npu::Resampling resampling = npu::Resampling::None;
+  friend bool operator==(const BlockSearchQuery&, const BlockSearchQuery&) = default;
 };
 
 /// Vela's find_block_config: the best-scoring block config, or nullopt when none fits SHRAM.

@@ -27,12 +27,16 @@ class StreamCache {
 public:
   using Plan = std::shared_ptr<const detail::StreamPlan>;
 
-  /// The plan of exactly these reordered weights, or null. Thread-safe.
-  [[nodiscard]] Plan find(std::span<const std::int16_t> weights) const;
+  /// Where weights are filed: computed once by the caller for a lookup and the insertion after it.
+  [[nodiscard]] static std::uint64_t keyOf(std::span<const std::int16_t> weights);
+
+  /// The plan of exactly these reordered weights (`key` their keyOf), or null. Thread-safe.
+  [[nodiscard]] Plan find(std::span<const std::int16_t> weights, std::uint64_t key) const;
   /// Whether the plan of this many weights would still be kept. Thread-safe.
   [[nodiscard]] bool hasRoomFor(std::size_t weights) const;
-  /// Remembers the plan of these weights (`planBytes` its size in memory), if there is room. Thread-safe.
-  void insert(std::span<const std::int16_t> weights, Plan plan, std::size_t planBytes);
+  /// Remembers the plan of these weights (`key` their keyOf, `planBytes` the plan's size in memory), if
+  /// there is room. Thread-safe.
+  void insert(std::span<const std::int16_t> weights, std::uint64_t key, Plan plan, std::size_t planBytes);
 
   /// Forgets every plan (and frees their memory). Thread-safe.
   void clear();
