@@ -63,6 +63,11 @@ struct PassQuery {
   int lutElementBytes = 1; ///< bytes of one lookup-table entry
   /// The pass is the first NPU pass of its subgraph: its DMA transfers add to the NPU cycles.
   bool firstNpuPass = false;
+  /// Memory and type of the OFM the command cycles see when they are not the OFM's: an AvgPool nop
+  /// that pass packing made the primary operation of a post-operation writes a clone of its IFM
+  /// (create_primary_op), in the IFM's memory before scheduling and of the IFM's type.
+  std::optional<npu::MemoryArea> commandOfmArea;
+  std::optional<npu::DataType> commandOfmType;
 };
 
 /// npu_performance.get_ifm_block_depth.
