@@ -196,7 +196,8 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
       add(*weights.bufferArea, TensorPurpose::Weights, AccessDirection::Write, bytes, bytes);
       add(*weights.bufferArea, TensorPurpose::Weights, AccessDirection::Read, bytes * weightReadMultiple,
           bytes * weightReadMultiple);
-      dmaBytes += bytes;
+      // A first pass's DMA copies the weight tensor's storage: every slice as encoded.
+      dmaBytes += static_cast<double>(weights.storageBytes.value_or(weights.bytes));
       dmaSource = weights.storageArea;
     } else {
       add(weights.storageArea, TensorPurpose::Weights, AccessDirection::Read, bytes * weightReadMultiple,
@@ -344,6 +345,7 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     const int depth = query.ofm.shape.depth;
     const int sliceDepth = std::min(cost.block->ofmBlock.depth, depth);
     if (weights.doubleBuffered && query.traits.blockType != NpuBlockType::ConvolutionDepthWise && sliceDepth > 0) {
+      passWeights.storageBytes = passWeights.bytes;
       const auto slices = npu::divRoundUp(depth, sliceDepth);
       passWeights.bytes = static_cast<std::int64_t>(
           std::llround(static_cast<double>(passWeights.bytes) * depth / static_cast<double>(slices * sliceDepth)));
