@@ -306,6 +306,15 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   if (op.attributes.getOr<std::string>("memory_function", "") == "ConcatSliceWrite") {
     query.ofm.shape = subgraph.ofmShape(op);
   }
+  // Likewise an operation reading part of a tensor (a split's copy, or the reader a split's read was
+  // moved into) sees the whole tensor as its IFM (rewrite_split_ops gives it the input's shape).
+  const std::size_t primarySlot = cost.reversedOperands ? 1 : 0;
+  if (op.readShapes[primarySlot]) {
+    query.ifm.shape = subgraph.ifmShape(op, primarySlot);
+  }
+  if (query.ifm2 && op.readShapes[1 - primarySlot]) {
+    query.ifm2->shape = subgraph.ifmShape(op, 1 - primarySlot);
+  }
   // A constant operand of an elementwise operation is read where it is stored (mark_tensors keeps
   // constants in permanent storage; only weights, biases and LUTs are copied by DMA).
   const auto readInPlace = [&](npu::TensorId tensor, npu::FeatureMapQuery& featureMap) {

@@ -28,13 +28,13 @@ struct Block {
 
 /// Weights of a pass as Vela 2.1 moves them: compressed weights (scales and biases apart).
 struct PassWeights {
-  std::int64_t bytes = 0; ///< compressed weight stream, without scales and biases
-  /// Storage size of the weight tensor a DMA copies (all depth slices as encoded; `bytes` may count
-  /// weight-streamed slices as if full), when it differs from `bytes`.
-  std::optional<std::int64_t> storageBytes;
+  std::int64_t bytes = 0;                                 ///< compressed weight stream, without scales and biases
   npu::MemoryArea storageArea = npu::MemoryArea::Unknown; ///< permanent home
   /// Set when a DMA copies the weights into this memory before the pass reads them (insert_dma).
   std::optional<npu::MemoryArea> bufferArea;
+  /// Storage size of the weight tensor a DMA copies (all depth slices as encoded; `bytes` may count
+  /// weight-streamed slices as if full), when it differs from `bytes`.
+  std::optional<std::int64_t> storageBytes;
 };
 
 /// Everything performance_metrics_for_pass reads from one pass with one block config.
