@@ -190,7 +190,7 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
   std::optional<MemoryArea> dmaSource;
   if (query.weights) {
     const PassWeights& weights = *query.weights;
-    const auto bytes = static_cast<double>(weights.bytes);
+    const double bytes = weights.bandwidthBytes.value_or(static_cast<double>(weights.bytes));
     if (weights.bufferArea) {
       add(weights.storageArea, TensorPurpose::Weights, AccessDirection::Read, bytes, bytes);
       add(*weights.bufferArea, TensorPurpose::Weights, AccessDirection::Write, bytes, bytes);
@@ -356,8 +356,10 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     if (weights.doubleBuffered && query.traits.blockType != NpuBlockType::ConvolutionDepthWise && sliceDepth > 0) {
       passWeights.storageBytes = passWeights.bytes;
       const auto slices = npu::divRoundUp(depth, sliceDepth);
-      passWeights.bytes = static_cast<std::int64_t>(
-          std::llround(static_cast<double>(passWeights.bytes) * depth / static_cast<double>(slices * sliceDepth)));
+      // Vela keeps the fraction (a float compression scale times the weight shape's elements).
+      passWeights.bandwidthBytes =
+          static_cast<double>(passWeights.bytes) * depth / static_cast<double>(slices * sliceDepth);
+      passWeights.bytes = static_cast<std::int64_t>(std::llround(*passWeights.bandwidthBytes));
     }
     passWeights.storageArea = weights.sourceArea;
     passWeights.bufferArea = weights.bufferArea;

@@ -35,6 +35,9 @@ struct PassWeights {
   /// Storage size of the weight tensor a DMA copies (all depth slices as encoded; `bytes` may count
   /// weight-streamed slices as if full), when it differs from `bytes`.
   std::optional<std::int64_t> storageBytes;
+  /// The weights' bandwidth when Vela 2.1 counts a fraction of a byte (weight-streamed slices
+  /// counted as if full); `bytes` is it rounded.
+  std::optional<double> bandwidthBytes;
 };
 
 /// Everything performance_metrics_for_pass reads from one pass with one block config.
