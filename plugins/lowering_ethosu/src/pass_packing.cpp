@@ -353,10 +353,12 @@ void keepUnloweredOperationsOnCpu(Subgraph& subgraph) {
 
 } // namespace
 
-void packPasses(Subgraph& subgraph, const LoweringContext& /*context*/) {
+void packPasses(Subgraph& subgraph, const LoweringContext& context) {
   packActivations(subgraph);
   keepUnloweredOperationsOnCpu(subgraph);
-  const std::vector<std::size_t> order = groupCpuPasses(subgraph, velaPassOrder(subgraph));
+  // Vela 2.1.1's pack_into_passes keeps its walk's order: it does not group CPU passes.
+  const std::vector<std::size_t> walk = velaPassOrder(subgraph);
+  const std::vector<std::size_t> order = context.release == VelaRelease::V2_1 ? walk : groupCpuPasses(subgraph, walk);
   std::vector<Operation> ordered;
   ordered.reserve(order.size());
   for (std::size_t index : order) {
