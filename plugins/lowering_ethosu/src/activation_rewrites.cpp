@@ -135,8 +135,10 @@ RewriteResult convertQuantize(Subgraph& subgraph, const Operation& op) {
 RewriteResult convertQuantizeVela21(Subgraph& subgraph, const Operation& op) {
   auto result = convertQuantize(subgraph, op);
   if (result) {
-    // 2.1.1 runs a QUANTIZE as a post-operation of an AvgPool nop that pass packing names "<name>_avgpool".
+    // 2.1.1 runs a QUANTIZE as a post-operation of an AvgPool nop that pass packing names "<name>_avgpool"
+    // and whose own OFM is a clone of the IFM (create_primary_op).
     result->front().name += "_avgpool";
+    result->front().attributes.set("pass_primary_nop", true);
   }
   return result;
 }

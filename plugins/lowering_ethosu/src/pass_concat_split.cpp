@@ -300,7 +300,9 @@ void rewriteSplits(Subgraph& subgraph, const LoweringContext& /*context*/) {
 
 // Linear in the graph's size: the consumers come from an index kept up to date, and moved reads are
 // dropped in one sweep at the end (an LSTM unrolls into thousands of reads).
-void removeSplitSliceReads(Subgraph& subgraph, const LoweringContext& /*context*/) {
+void removeSplitSliceReads(Subgraph& subgraph, const LoweringContext& context) {
+  // Vela 2.1.1's remove_SplitSliceRead moves a read only into a sole reader that is not a RESHAPE.
+  const bool vela21 = context.release == VelaRelease::V2_1;
   ConsumerIndex consumers = indexConsumers(subgraph);
   std::vector<bool> moved(subgraph.operations.size(), false);
   for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
@@ -309,7 +311,8 @@ void removeSplitSliceReads(Subgraph& subgraph, const LoweringContext& /*context*
       continue;
     }
     auto& readers = consumers[static_cast<std::size_t>(read.ofm())];
-    if (readCanMoveToConsumers(subgraph, read, readers)) {
+    const bool soleReader = readers.size() == 1 && subgraph.operation(*readers.begin()).type != OpType::Reshape;
+    if ((!vela21 || soleReader) && readCanMoveToConsumers(subgraph, read, readers)) {
       auto& sourceReaders = consumers[static_cast<std::size_t>(read.ifm())];
       for (OperationId consumer : readers) {
         moveReadIntoConsumer(read, subgraph.operation(consumer));

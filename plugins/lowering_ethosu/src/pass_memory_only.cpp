@@ -101,11 +101,16 @@ void removeReshapesVela21(Subgraph& subgraph) {
         std::replace(other.inputs.begin(), other.inputs.end(), ifm, ofm);
       }
     } else {
-      // The readers read the input in the shape they were written for (the reshape's output shape).
+      // The readers read the input in the shape they were written for (the reshape's output shape),
+      // unless they see it in a view of their own (a SOFTMAX's max pool reads [1, H*W, C, 1]): 2.1.1's
+      // remove_reshapes leaves the readers' IFM shapes as they are.
       const Shape4 view = shape4Of(subgraph, ofm);
+      const Shape4 inputShape = shape4Of(subgraph, ifm);
       for (Operation& reader : subgraph.operations) {
         for (std::size_t input = 0; input < reader.inputs.size() && input < reader.ifmShapes.size(); ++input) {
-          if (reader.inputs[input] == ofm) {
+          const Shape4& seen = reader.ifmShapes[input];
+          const bool ownView = seen != view && seen != inputShape && seen.elements() == view.elements();
+          if (reader.inputs[input] == ofm && !ownView) {
             reader.ifmShapes[input] = view;
           }
         }

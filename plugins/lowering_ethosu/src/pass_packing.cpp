@@ -52,8 +52,8 @@ void markTensorPurposes(Subgraph& subgraph, const LoweringContext& /*context*/) 
   // lowering created (an unrolled LSTM's gates share theirs) stay shared.
   const auto readAsOwnBias = [](const Operation& op) {
     return !op.attributes.has("original_type") &&
-           (op.sourceType == "CONV_2D" || op.sourceType == "DEPTHWISE_CONV_2D" ||
-            op.sourceType == "FULLY_CONNECTED" || op.sourceType == "TRANSPOSE_CONV");
+           (op.sourceType == "CONV_2D" || op.sourceType == "DEPTHWISE_CONV_2D" || op.sourceType == "FULLY_CONNECTED" ||
+            op.sourceType == "TRANSPOSE_CONV");
   };
   std::vector<bool> claimed(subgraph.tensors.size(), false);
   for (Operation& op : subgraph.operations) {
@@ -123,8 +123,8 @@ void packActivations(Subgraph& subgraph) {
     if (reluLike && producers.size() == 1) {
       Operation& producer = subgraph.operation(producers.front());
       const bool packable =
-          producer.placement == Placement::Npu && isMacOrElementwise(producer.type) &&
-          producer.outputs.size() == 1 && consumerCount(subgraph, producer.ofm()) == 1 &&
+          producer.placement == Placement::Npu && isMacOrElementwise(producer.type) && producer.outputs.size() == 1 &&
+          consumerCount(subgraph, producer.ofm()) == 1 &&
           (producer.ofmShapes.empty() || op.ifmShapes.empty() || producer.ofmShapes[0] == op.ifmShapes[0]);
       if (packable) {
         // A producer with a fused activation of its own keeps it for scheduling (scheduler.py
@@ -160,6 +160,7 @@ void packActivations(Subgraph& subgraph) {
     primary.readOffsets = op.readOffsets;
     primary.readShapes = op.readShapes;
     primary.attributes.set("packed_operations", std::int64_t{1});
+    primary.attributes.set("pass_primary_nop", true);
     if (primary.ifmShapes.empty()) {
       setDefaultShapes(subgraph, primary);
     }
@@ -296,10 +297,10 @@ std::vector<std::size_t> groupCpuPasses(const Subgraph& subgraph, const std::vec
         rest.insert(std::find(rest.begin(), rest.end(), target), cpu);
         break;
       }
-      const bool dependent = isMemoryOnlyPass(following) ||
-                             std::any_of(outputs.begin(), outputs.end(), [&](TensorId output) {
-                               return output == following.ifm() || output == following.ifm2();
-                             });
+      const bool dependent =
+          isMemoryOnlyPass(following) || std::any_of(outputs.begin(), outputs.end(), [&](TensorId output) {
+            return output == following.ifm() || output == following.ifm2();
+          });
       if (dependent) {
         break;
       }
@@ -352,10 +353,12 @@ void keepUnloweredOperationsOnCpu(Subgraph& subgraph) {
 
 } // namespace
 
-void packPasses(Subgraph& subgraph, const LoweringContext& /*context*/) {
+void packPasses(Subgraph& subgraph, const LoweringContext& context) {
   packActivations(subgraph);
   keepUnloweredOperationsOnCpu(subgraph);
-  const std::vector<std::size_t> order = groupCpuPasses(subgraph, velaPassOrder(subgraph));
+  // Vela 2.1.1's pack_into_passes keeps its walk's order: it does not group CPU passes.
+  const std::vector<std::size_t> walk = velaPassOrder(subgraph);
+  const std::vector<std::size_t> order = context.release == VelaRelease::V2_1 ? walk : groupCpuPasses(subgraph, walk);
   std::vector<Operation> ordered;
   ordered.reserve(order.size());
   for (std::size_t index : order) {

@@ -32,7 +32,9 @@ std::vector<TensorId> touchedTensors(const Operation& op, bool reversedOperands)
 
 } // namespace
 
-std::int64_t allocatedBufferBytes(std::int64_t bytes) { return roundUp(std::max<std::int64_t>(bytes, 1), kAllocationQuantum); }
+std::int64_t allocatedBufferBytes(std::int64_t bytes) {
+  return roundUp(std::max<std::int64_t>(bytes, 1), kAllocationQuantum);
+}
 
 void TimedLiveRange::markUsage(std::int64_t time, std::int64_t length) {
   const std::int64_t first = std::max<std::int64_t>(time, 0);
@@ -109,7 +111,8 @@ void LiveRangeGraph::setOperationTime(int operation, std::int64_t time) {
 }
 
 LiveRangeGraph extractLiveRanges(const SchedulingGraph& graph, std::span<const StepLayout> steps,
-                                 const TensorPlacement& placement, const MemoryScope& scope) {
+                                 const TensorPlacement& placement, const MemoryScope& scope,
+                                 const OverwriteRule& overwrite) {
   require(steps.size() == static_cast<std::size_t>(graph.size()), "one step layout per operation");
   const Subgraph& subgraph = graph.subgraph();
   const auto inScope = [&](TensorId tensor) { return placement.isIn(tensor, scope.area, scope.residencies); };
@@ -122,12 +125,14 @@ LiveRangeGraph extractLiveRanges(const SchedulingGraph& graph, std::span<const S
     const Operation& irOp = graph.irOperation(op.index);
     if (step.cascade == 0) {
       // Outside cascades an OFM may be written over its IFM.
-      if (const auto input = inputOverwrittenByOfm(graph, op.index, inScope)) {
+      if (const auto input =
+              overwrite ? overwrite(graph, op.index, inScope) : inputOverwrittenByOfm(graph, op.index, inScope)) {
         result.fuse(graph, placement, *input, irOp.ofm());
       }
     }
     const auto cascadeTime = cascadeTimes.find(step.cascade);
-    const std::int64_t time = step.cascade != 0 && cascadeTime != cascadeTimes.end() ? cascadeTime->second : currentTime;
+    const std::int64_t time =
+        step.cascade != 0 && cascadeTime != cascadeTimes.end() ? cascadeTime->second : currentTime;
     result.setOperationTime(op.index, time);
 
     for (const TensorId tensor : touchedTensors(irOp, op.reversedOperands)) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fast_storage_homing.hpp"
+#include "vela21_overwrite.hpp"
 
 #include "scheduler_common/scheduling_graph.hpp"
 #include "scheduler_common/tensor_placement.hpp"
@@ -195,7 +196,7 @@ void CascadeLayout::writeHomesAndBuffers(const Graph& ir, Schedule& schedule) co
     scopes.push_back({memory.featureMapArea, {Residency::Scratch, Residency::ScratchFast}, memory.fastStorageArea});
   }
   for (const auto& scope : scopes) {
-    const auto ranges = scheduling::extractLiveRanges(view, steps_, placement, scope);
+    const auto ranges = scheduling::extractLiveRanges(view, steps_, placement, scope, vela21InputOverwrittenByOfm);
     auto requests = scheduling::toBufferRequests(view, ranges, scope.area, memory.allocationAlignment);
     schedule.buffers.insert(schedule.buffers.end(), requests.begin(), requests.end());
   }

@@ -86,6 +86,18 @@ std::optional<npu::OperationBound> Vela2CostModel::bound(const npu::Subgraph& su
     double& compute = result.cycles[static_cast<std::size_t>(npu::BoundResource::Compute)];
     compute = std::min(compute, cycles(subgraph, op, context.query).cycles);
   }
+  if (op.type == npu::OpType::ReduceSum && context.query.block != nullptr) {
+    // Vela 2.1 reads a ReduceSum's IFM zero times (its depth stages come from an all-zero weight
+    // shape): the memories it reads from are bound by what this model charges them.
+    const npu::OperationPerformance own = estimate(subgraph, op, context);
+    for (const npu::MemoryArea area :
+         {npu::MemoryArea::Sram, npu::MemoryArea::Dram, npu::MemoryArea::OnChipFlash, npu::MemoryArea::OffChipFlash}) {
+      if (const auto resource = npu::boundResourceOf(area)) {
+        double& cycles = result.cycles[static_cast<std::size_t>(*resource)];
+        cycles = std::min(cycles, own.cycle(accessComponentOf(area)));
+      }
+    }
+  }
   const double bandwidth = arch_.bandwidthPerCycle(context.weights.sourceArea);
   if (context.weights.present && bandwidth > 0.0) {
     // At most what this model's own estimate charges the weights' memory for the pass: Vela 2.1 does

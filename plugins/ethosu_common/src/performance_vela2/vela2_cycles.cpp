@@ -50,9 +50,11 @@ double blockTransferCycles(const Architecture& arch, npu::MemoryArea area, int e
 double minimalCommandCycles(const Architecture& arch, const PassQuery& query, const Block& ifmBlock,
                             const Block& ofmBlock, double computeCycles, double outputCycles) {
   const double ifmCycles = blockTransferCycles(arch, query.ifm.area, npu::bytesOf(query.ifm.type), ifmBlock);
-  const double ofmCycles = blockTransferCycles(arch, query.ofm.area, npu::bytesOf(query.ofm.type), ofmBlock);
-  return (arch.readLatency(query.ifm.area) + ifmCycles + computeCycles + outputCycles +
-          arch.writeLatency(query.ofm.area) + ofmCycles) /
+  const npu::MemoryArea ofmArea = query.commandOfmArea.value_or(query.ofm.area);
+  const double ofmCycles =
+      blockTransferCycles(arch, ofmArea, npu::bytesOf(query.commandOfmType.value_or(query.ofm.type)), ofmBlock);
+  return (arch.readLatency(query.ifm.area) + ifmCycles + computeCycles + outputCycles + arch.writeLatency(ofmArea) +
+          ofmCycles) /
          4.0;
 }
 

@@ -68,6 +68,21 @@ std::int64_t interleavedScaleBytes(int depth, int cores) {
   return bytes;
 }
 
+/// Storage size of the scale and bias tensor Vela 2.1 packs for an IFM-streamed pass (one stream of the
+/// whole depth; weight_compressor.calc_scales_and_pack_biases): 10 bytes per channel, every core's
+/// part padded to 16 bytes, the padding counted in whole 10-byte elements and the total rounded up
+/// to the tensor's 16-byte alignment (Tensor.storage_size). Its first-pass DMA moves this many bytes.
+std::int64_t packedScaleStorageBytes(int depth, int cores) {
+  std::int64_t alignment = 0;
+  for (int core = 0; core < std::min(cores, depth); ++core) {
+    const std::int64_t channels = (depth - core + cores - 1) / cores;
+    const std::int64_t bytes = std::int64_t{kScaleBiasBytesPerChannel} * channels;
+    alignment += npu::roundUp(bytes, 16) - bytes;
+  }
+  const std::int64_t elements = depth + npu::divRoundUp(alignment, std::int64_t{kScaleBiasBytesPerChannel});
+  return npu::roundUp(elements * kScaleBiasBytesPerChannel, 16);
+}
+
 } // namespace
 
 // Vela 2.1 keeps a feature map out of the brick format (its avoid_NHCWB16) when an operation
@@ -146,7 +161,11 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
     const int kernelWidth = vectorProduct ? 1 : query.traits.kernel.width;
     const auto subKernels = npu::divRoundUp(kernelHeight, limit) * npu::divRoundUp(kernelWidth, limit);
     const bool rereadsPerDepth = blockType != NpuBlockType::ConvolutionDepthWise && blockType != NpuBlockType::Pooling;
-    const auto depthStages = rereadsPerDepth ? npu::divRoundUp(ofmShape.depth, ofmBlock.depth) : 1;
+    // Vela 2.1 counts the depth stages of the weights' bandwidth shape, which a ReduceSum has all zero:
+    // its IFM is read zero times (no IFM bytes at all).
+    const auto depthStages = blockType == NpuBlockType::ReduceSum ? 0
+                             : rereadsPerDepth                    ? npu::divRoundUp(ofmShape.depth, ofmBlock.depth)
+                                                                  : 1;
     ifmReadMultiple = static_cast<double>(subKernels * depthStages);
     weightReadMultiple = static_cast<double>(npu::divRoundUp(ofmShape.height, ofmBlock.height) *
                                              npu::divRoundUp(ofmShape.width, ofmBlock.width));
@@ -171,13 +190,14 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
   std::optional<MemoryArea> dmaSource;
   if (query.weights) {
     const PassWeights& weights = *query.weights;
-    const auto bytes = static_cast<double>(weights.bytes);
+    const double bytes = weights.bandwidthBytes.value_or(static_cast<double>(weights.bytes));
     if (weights.bufferArea) {
       add(weights.storageArea, TensorPurpose::Weights, AccessDirection::Read, bytes, bytes);
       add(*weights.bufferArea, TensorPurpose::Weights, AccessDirection::Write, bytes, bytes);
       add(*weights.bufferArea, TensorPurpose::Weights, AccessDirection::Read, bytes * weightReadMultiple,
           bytes * weightReadMultiple);
-      dmaBytes += bytes;
+      // A first pass's DMA copies the weight tensor's storage: every slice as encoded.
+      dmaBytes += static_cast<double>(weights.storageBytes.value_or(weights.bytes));
       dmaSource = weights.storageArea;
     } else {
       add(weights.storageArea, TensorPurpose::Weights, AccessDirection::Read, bytes * weightReadMultiple,
@@ -198,7 +218,9 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
       add(*query.scaleBufferArea, TensorPurpose::ScalesBiases, AccessDirection::Read, bytes, bytes);
     }
     if (query.scaleBufferArea) {
-      dmaBytes += bytes; // the scales are copied by a DMA of their own
+      // The scales are copied by a DMA of their own: once packed (the final estimate), of their
+      // storage size; while a scheduler searches, of the model's biases.
+      dmaBytes += query.scaleBytes ? bytes : static_cast<double>(packedScaleStorageBytes(ofmShape.depth, arch.cores()));
       dmaSource = dmaSource.value_or(query.scaleArea);
     }
   }
@@ -284,6 +306,15 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   if (op.attributes.getOr<std::string>("memory_function", "") == "ConcatSliceWrite") {
     query.ofm.shape = subgraph.ofmShape(op);
   }
+  // Likewise an operation reading part of a tensor (a split's copy, or the reader a split's read was
+  // moved into) sees the whole tensor as its IFM (rewrite_split_ops gives it the input's shape).
+  const std::size_t primarySlot = cost.reversedOperands ? 1 : 0;
+  if (op.readShapes[primarySlot]) {
+    query.ifm.shape = subgraph.ifmShape(op, primarySlot);
+  }
+  if (query.ifm2 && op.readShapes[1 - primarySlot]) {
+    query.ifm2->shape = subgraph.ifmShape(op, 1 - primarySlot);
+  }
   // A constant operand of an elementwise operation is read where it is stored (mark_tensors keeps
   // constants in permanent storage; only weights, biases and LUTs are copied by DMA).
   const auto readInPlace = [&](npu::TensorId tensor, npu::FeatureMapQuery& featureMap) {
@@ -323,9 +354,12 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     const int depth = query.ofm.shape.depth;
     const int sliceDepth = std::min(cost.block->ofmBlock.depth, depth);
     if (weights.doubleBuffered && query.traits.blockType != NpuBlockType::ConvolutionDepthWise && sliceDepth > 0) {
+      passWeights.storageBytes = passWeights.bytes;
       const auto slices = npu::divRoundUp(depth, sliceDepth);
-      passWeights.bytes = static_cast<std::int64_t>(
-          std::llround(static_cast<double>(passWeights.bytes) * depth / static_cast<double>(slices * sliceDepth)));
+      // Vela keeps the fraction (a float compression scale times the weight shape's elements).
+      passWeights.bandwidthBytes =
+          static_cast<double>(passWeights.bytes) * depth / static_cast<double>(slices * sliceDepth);
+      passWeights.bytes = static_cast<std::int64_t>(std::llround(*passWeights.bandwidthBytes));
     }
     passWeights.storageArea = weights.sourceArea;
     passWeights.bufferArea = weights.bufferArea;
@@ -347,6 +381,12 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     }
   }
   query.firstNpuPass = context.startsRegion;
+  if (op.attributes.getOr<bool>("pass_primary_nop", false)) {
+    const npu::Tensor* ifm = subgraph.findTensor(cost.reversedOperands ? op.ifm2() : op.ifm());
+    const npu::MemorySystem& memory = arch.memory();
+    query.commandOfmArea = ifm != nullptr && ifm->isConstant() ? memory.constantArea : memory.featureMapArea;
+    query.commandOfmType = query.ifm.type;
+  }
   return query;
 }
 

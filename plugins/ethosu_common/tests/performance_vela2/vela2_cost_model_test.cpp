@@ -50,8 +50,8 @@ PassQuery pass(npu::OpType type, npu::Shape4 ifm, npu::Shape4 ofm, Block block) 
 }
 
 void withWeights(PassQuery& query, std::int64_t bytes, bool buffered) {
-  query.weights =
-      PassWeights{bytes, MemoryArea::OffChipFlash, buffered ? std::optional(MemoryArea::Sram) : std::nullopt};
+  query.weights = PassWeights{bytes, MemoryArea::OffChipFlash,
+                              buffered ? std::optional(MemoryArea::Sram) : std::nullopt, std::nullopt, std::nullopt};
   query.hasScales = true;
   query.scaleArea = MemoryArea::OffChipFlash;
 }

@@ -37,7 +37,7 @@ struct StepLayout {
 
 struct TimedLiveRange {
   std::string name;
-  std::vector<TensorId> tensors; ///< feature maps sharing the buffer; empty for weight buffers
+  std::vector<TensorId> tensors;  ///< feature maps sharing the buffer; empty for weight buffers
   int weightBufferOperation = -1; ///< region index of the operation owning a weight buffer
   int weightBufferIndex = 0;
   std::int64_t start = std::numeric_limits<std::int64_t>::max();
@@ -91,8 +91,10 @@ struct MemoryScope {
 };
 
 /// Vela's extract_live_ranges_from_schedule for one region: `steps` has one entry per operation.
+/// `overwrite` decides which input an OFM is written over outside cascades (default: Vela 3.10's rule).
 [[nodiscard]] LiveRangeGraph extractLiveRanges(const SchedulingGraph& graph, std::span<const StepLayout> steps,
-                                               const TensorPlacement& placement, const MemoryScope& scope);
+                                               const TensorPlacement& placement, const MemoryScope& scope,
+                                               const OverwriteRule& overwrite = {});
 
 /// The timeline of the BufferRequests handed to the framework.
 enum class Timeline : std::uint8_t {

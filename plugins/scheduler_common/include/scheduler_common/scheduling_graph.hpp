@@ -141,4 +141,8 @@ using TensorFilter = std::function<bool(TensorId)>;
 [[nodiscard]] std::optional<TensorId> inputOverwrittenByOfm(const SchedulingGraph& graph, int index,
                                                             const TensorFilter& considered = {});
 
+/// A rule choosing the input an operation's OFM overwrites (inputOverwrittenByOfm is Vela 3.10's).
+using OverwriteRule =
+    std::function<std::optional<TensorId>(const SchedulingGraph& graph, int index, const TensorFilter& considered)>;
+
 } // namespace npu::scheduling

@@ -32,6 +32,12 @@ struct PassWeights {
   npu::MemoryArea storageArea = npu::MemoryArea::Unknown; ///< permanent home
   /// Set when a DMA copies the weights into this memory before the pass reads them (insert_dma).
   std::optional<npu::MemoryArea> bufferArea;
+  /// Storage size of the weight tensor a DMA copies (all depth slices as encoded; `bytes` may count
+  /// weight-streamed slices as if full), when it differs from `bytes`.
+  std::optional<std::int64_t> storageBytes;
+  /// The weights' bandwidth when Vela 2.1 counts a fraction of a byte (weight-streamed slices
+  /// counted as if full); `bytes` is it rounded.
+  std::optional<double> bandwidthBytes;
 };
 
 /// Everything performance_metrics_for_pass reads from one pass with one block config.
@@ -63,6 +69,11 @@ struct PassQuery {
   int lutElementBytes = 1; ///< bytes of one lookup-table entry
   /// The pass is the first NPU pass of its subgraph: its DMA transfers add to the NPU cycles.
   bool firstNpuPass = false;
+  /// Memory and type of the OFM the command cycles see when they are not the OFM's: an AvgPool nop
+  /// that pass packing made the primary operation of a post-operation writes a clone of its IFM
+  /// (create_primary_op), in the IFM's memory before scheduling and of the IFM's type.
+  std::optional<npu::MemoryArea> commandOfmArea;
+  std::optional<npu::DataType> commandOfmType;
 };
 
 /// npu_performance.get_ifm_block_depth.
