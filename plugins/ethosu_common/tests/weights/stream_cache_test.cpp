@@ -28,22 +28,25 @@ BOOST_AUTO_TEST_CASE(a_plan_is_found_by_its_exact_weights_only) {
   StreamCache cache;
   const std::vector<std::int16_t> weights{1, -2, 200, 0, 7};
   const StreamCache::Plan plan = planOf(weights);
-  cache.insert(weights, plan, plan->memoryBytes());
-  BOOST_TEST(cache.find(weights) == plan);
+  cache.insert(weights, StreamCache::keyOf(weights), plan, plan->memoryBytes());
+  BOOST_TEST(cache.find(weights, StreamCache::keyOf(weights)) == plan);
   const std::vector<std::int16_t> other{1, -2, 200, 0, 8};
-  BOOST_TEST(cache.find(other) == nullptr);
+  BOOST_TEST(cache.find(other, StreamCache::keyOf(other)) == nullptr);
+  // Filed under the same key, other weights are still told apart by their values.
+  BOOST_TEST(cache.find(other, StreamCache::keyOf(weights)) == nullptr);
 }
 
 BOOST_AUTO_TEST_CASE(a_cleared_cache_finds_nothing_and_keeps_plans_again) {
   StreamCache cache;
   const std::vector<std::int16_t> weights{3, 3, 3, -1};
   const StreamCache::Plan plan = planOf(weights);
-  cache.insert(weights, plan, plan->memoryBytes());
+  const std::uint64_t key = StreamCache::keyOf(weights);
+  cache.insert(weights, key, plan, plan->memoryBytes());
   cache.clear();
-  BOOST_TEST(cache.find(weights) == nullptr);
+  BOOST_TEST(cache.find(weights, key) == nullptr);
   BOOST_TEST(cache.hasRoomFor(weights.size()));
-  cache.insert(weights, plan, plan->memoryBytes());
-  BOOST_TEST(cache.find(weights) == plan);
+  cache.insert(weights, key, plan, plan->memoryBytes());
+  BOOST_TEST(cache.find(weights, key) == plan);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
