@@ -21,12 +21,14 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <system_error>
 
 namespace {
 
 struct Compiler {
   npu::PluginHost host;
   npu::ResolvedPipeline pipeline;
+  std::filesystem::path directory; ///< this process's scratch directory, removed at exit
   std::filesystem::path model;
   // One thread: coverage and timing of one input stay comparable; the parallel code has its own checks.
   tbb::global_control threads{tbb::global_control::max_allowed_parallelism, 1};
@@ -46,8 +48,19 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   compiler->host.loadDirectory(environmentOr("NPU_FUZZ_PLUGIN_DIR", NPU_FUZZ_PLUGIN_DIR));
   const auto spec = npu::parsePipelineFile(environmentOr("NPU_FUZZ_PIPELINE", NPU_FUZZ_PIPELINE));
   compiler->pipeline = npu::resolvePipeline(spec, compiler->host, npu::defaultConfigSearchPath());
+  // The compile sees the same path length in every process (the process id zero-padded to ten digits) and
+  // the same file name: paths reach messages, and a message's length changes the string code it runs, so
+  // with a shorter or longer path one input would cover other edges from one run (or machine) to the next.
   const std::filesystem::path scratch = std::filesystem::exists("/dev/shm") ? "/dev/shm" : "/tmp";
-  compiler->model = scratch / ("npu_fuzz_" + std::to_string(::getpid()) + ".tflite");
+  std::string pid = std::to_string(::getpid());
+  pid.insert(0, pid.size() < 10 ? 10 - pid.size() : 0, '0');
+  compiler->directory = scratch / ("npu_fuzz_" + pid);
+  std::filesystem::create_directories(compiler->directory);
+  compiler->model = compiler->directory / "model.tflite";
+  std::atexit([] {
+    std::error_code ignored;
+    std::filesystem::remove_all(compiler->directory, ignored);
+  });
   return 0;
 }
 
