@@ -36,17 +36,21 @@ struct Compiler {
 
 std::unique_ptr<Compiler> compiler;
 
-std::string environmentOr(const char* name, const char* fallback) {
+/// The variable's value, or `fallback` relative to this program's directory (<build>/fuzz).
+std::filesystem::path environmentOr(const char* name, const std::filesystem::path& fallback) {
   const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? value : fallback;
+  if (value != nullptr && *value != '\0') {
+    return value;
+  }
+  return std::filesystem::read_symlink("/proc/self/exe").parent_path() / fallback;
 }
 
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   compiler = std::make_unique<Compiler>();
-  compiler->host.loadDirectory(environmentOr("NPU_FUZZ_PLUGIN_DIR", NPU_FUZZ_PLUGIN_DIR));
-  const auto spec = npu::parsePipelineFile(environmentOr("NPU_FUZZ_PIPELINE", NPU_FUZZ_PIPELINE));
+  compiler->host.loadDirectory(environmentOr("NPU_FUZZ_PLUGIN_DIR", "../lib/npu-pipeline/plugins"));
+  const auto spec = npu::parsePipelineFile(environmentOr("NPU_FUZZ_PIPELINE", "pipeline.yaml"));
   compiler->pipeline = npu::resolvePipeline(spec, compiler->host, npu::defaultConfigSearchPath());
   // The compile sees the same path length in every process (the process id zero-padded to ten digits) and
   // the same file name: paths reach messages, and a message's length changes the string code it runs, so

@@ -8,10 +8,9 @@
 # usage: scripts/ci-fuzz.sh [build-dir]        (default build/fuzz)
 #   FUZZ_RUNS_READER (default 200000), FUZZ_RUNS_PIPELINE (default 1500): inputs per target
 #   FUZZ_SEED (default 1): libFuzzer's -seed
-# The same command gives the same inputs on any machine (docs/reliability.md, "Reproducing a CI run"):
-# the fuzzers run without address-space randomisation (libstdc++'s inline code compares addresses, and
-# coverage guides the inputs), without libFuzzer's timed corpus reload, on the plugins and pipeline copied
-# to a path of fixed length.
+# The same command gives the same inputs on every run and in every checkout (docs/reliability.md,
+# "Reproducing a CI run"): the fuzzers run without address-space randomisation and without libFuzzer's
+# timed corpus reload, from a copy at a path of fixed length, and compile with relative source paths.
 # Longer runs: bench/fuzz.sh.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,6 +19,9 @@ jobs="${NPU_BUILD_JOBS:-$(nproc)}"
 command -v clang++ >/dev/null || { echo "ci-fuzz: needs clang (apt-get install clang)" >&2; exit 2; }
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# ccache hands the compiler paths relative to the build tree: the sanitizers' file names in the binaries
+# (and so their layout) do not depend on where the checkout is.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DNPU_BUILD_FUZZERS=ON -DNPU_SANITIZE=ON -DNPU_BUILD_TESTS=OFF -DNPU_BUILD_PYTHON=OFF "${launcher[@]}" >/dev/null
@@ -27,16 +29,23 @@ cmake --build "$build" --parallel "$jobs" --target fuzz_model_reader fuzz_pipeli
 
 work="$build/fuzz-work"
 "$root/fuzz/make-corpus.sh" "$build/bin/npu-model-gen" "$work/seeds"
-export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:${ASAN_OPTIONS:-}"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 seed="${FUZZ_SEED:-1}"
-# Paths reach the compile's messages and records, and their length changes the string code that runs:
-# the pipeline and its plugins are read from a directory whose path has the same length everywhere.
+# The run happens in a copy of the targets, their libraries, plugins, pipeline and seeds at a path of
+# fixed length, with relative paths and a fixed environment: path and environment lengths otherwise change
+# the heap and stack addresses the instrumented code compares (libFuzzer feeds compared values back into
+# its mutations) and the string code the compile's messages run.
 stage="$(mktemp -d /tmp/npu-fuzz.XXXXXXXX)"
 trap 'rm -rf "$stage"' EXIT
-cp -r "$build/lib/npu-pipeline/plugins" "$stage/plugins"
-cp "$root/configs/reference/C1-cascade.yaml" "$stage/pipeline.yaml"
-export NPU_FUZZ_PLUGIN_DIR="$stage/plugins" NPU_FUZZ_PIPELINE="$stage/pipeline.yaml"
+libdir="$(sed -n 's/^CMAKE_INSTALL_LIBDIR:[A-Z]*=//p' "$build/CMakeCache.txt")"
+mkdir -p "$stage/fuzz" "$stage/$libdir"
+cp -a "$build/$libdir/." "$stage/$libdir/"
+cp "$build/fuzz/fuzz_model_reader" "$build/fuzz/fuzz_pipeline" "$build/fuzz/pipeline.yaml" "$stage/fuzz/"
+mkdir -p "$stage/share/npu-pipeline"
+cp -rL "$build/share/npu-pipeline/configs" "$stage/share/npu-pipeline/" # accelerator and system configs
+cp -r "$work/seeds" "$stage/seeds"
+environment=(PATH=/usr/bin:/bin "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1"
+  "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1" "NPU_FUZZ_PLUGIN_DIR=$stage/$libdir/npu-pipeline/plugins"
+  "NPU_FUZZ_PIPELINE=$stage/fuzz/pipeline.yaml")
 # Without address-space randomisation: inline libstdc++ code compares addresses (a string assigned from
 # a literal checks whether the two overlap), so with it every run covers slightly different edges and
 # the same seed grows a different corpus.
@@ -49,21 +58,22 @@ fi
 run() { # target runs
   local target="$1" runs="$2"
   # A fresh corpus and findings folder: the same seeds and inputs on every run (bench/fuzz.sh keeps its own).
-  local corpus="$work/ci-$target/corpus" findings="$work/ci-$target/findings" log="$work/ci-$target/log"
-  rm -rf "$work/ci-$target"
-  mkdir -p "$corpus" "$findings"
+  local kept="$work/ci-$target" log="$work/ci-$target/log"
+  rm -rf "$kept" "$stage/corpus" "$stage/findings"
+  mkdir -p "$kept" "$stage/corpus" "$stage/findings"
   echo "== fuzz $target: $runs inputs, seed $seed"
   # -reload=0: libFuzzer otherwise rereads the corpus folder every second, at a time-dependent input.
-  "${fuzz_prefix[@]}" "$build/fuzz/$target" -runs="$runs" -seed="$seed" -reload=0 -timeout="${FUZZ_TIMEOUT:-25}" \
-    -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=262144 -artifact_prefix="$findings/" -print_final_stats=1 \
-    "$corpus" "$work/seeds" >"$log" 2>&1 || true
+  (cd "$stage" && env -i "${environment[@]}" "${fuzz_prefix[@]}" "fuzz/$target" -runs="$runs" -seed="$seed" -reload=0 \
+    -timeout="${FUZZ_TIMEOUT:-25}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=262144 -artifact_prefix=findings/ \
+    -print_final_stats=1 corpus seeds) >"$log" 2>&1 || true
+  mv "$stage/corpus" "$stage/findings" "$kept/"
   grep -E "^#[0-9]+[[:space:]]+(INITED|DONE)|stat::|ERROR|SUMMARY|Test unit written" "$log" || true
   # The inputs that grew the corpus, as a fingerprint of the run: equal on two machines, equal runs.
-  echo "new inputs: $(grep -cE "^#[0-9]+[[:space:]]+NEW" "$log"), the last: $(grep -E "^#[0-9]+[[:space:]]+NEW" "$log" | tail -1 |
-    sed -E 's/ +exec\/s: [0-9]+ rss: [0-9]+Mb//')"
-  if [ -n "$(ls -A "$findings")" ]; then
-    echo "ci-fuzz: $target found a problem: $(ls "$findings") (full log: $log)" >&2
-    for finding in "$findings"/*; do
+  echo "new inputs: $(grep -cE "^#[0-9]+[[:space:]]+NEW" "$log"), the last: $(grep -E "^#[0-9]+[[:space:]]+NEW" "$log" |
+    tail -1 | sed -E 's/ +exec\/s: [0-9]+ rss: [0-9]+Mb//')"
+  if [ -n "$(ls -A "$kept/findings")" ]; then
+    echo "ci-fuzz: $target found a problem: $(ls "$kept/findings") (in $kept/findings; full log: $log)" >&2
+    for finding in "$kept/findings"/*; do
       echo "ci-fuzz: $(basename "$finding"), gzip | base64 (decode: base64 -d | gunzip > input):" >&2
       gzip -9c "$finding" | base64 -w 120 | head -c 200000 >&2
       echo >&2
