@@ -4,7 +4,9 @@
 // allocator, code generation with its own stream checker), through the plugins as npu-pipeline loads
 // them. A located npu::Error is the expected answer to a bad model; a crash, a sanitizer report, an
 // exception of another type or an internal error is a finding. libFuzzer's -timeout and -rss_limit_mb
-// turn a compile that runs away in time or memory into a finding too.
+// turn a compile that runs away in time or memory into a finding too. The pipeline is the copy CMake puts
+// beside the target (pipeline.yaml), the plugins those of its build tree; NPU_FUZZ_PIPELINE and
+// NPU_FUZZ_PLUGIN_DIR replace them (scripts/ci-fuzz.sh runs a copy at a fixed path).
 #include "npu/core/diagnostics.hpp"
 #include "npu/core/progress.hpp"
 #include "npu/host/plugin_host.hpp"
