@@ -23,6 +23,7 @@ build="$root/build/fuzz"
 jobs="${NPU_BUILD_JOBS:-$(nproc)}"
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}" # relative source paths: see scripts/ci-fuzz.sh
 
 echo "== clang build"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \

@@ -67,8 +67,7 @@ BOOST_AUTO_TEST_CASE(a_consistent_convolution_passes) {
 }
 
 BOOST_AUTO_TEST_CASE(a_fully_connected_layer_declaring_more_outputs_than_its_weights_is_rejected) {
-  const Graph graph =
-      oneOperation(OpType::FullyConnected, {{"ifm", {1, 1}}, {"w", {16, 1}}, {"b", {16}}}, {1, 49});
+  const Graph graph = oneOperation(OpType::FullyConnected, {{"ifm", {1, 1}}, {"w", {16, 1}}, {"b", {16}}}, {1, 49});
   BOOST_TEST(rejectedFor(graph, "has 49 channels but the weights 'w' of shape [16, 1] gives 16"));
   BOOST_TEST(rejectedFor(graph, "operator 0 'op'"));
 }
@@ -91,9 +90,9 @@ BOOST_AUTO_TEST_CASE(a_fully_connected_layer_keeps_its_batch_rows) {
 }
 
 BOOST_AUTO_TEST_CASE(a_depthwise_convolution_whose_output_depth_differs_from_its_weights_is_rejected) {
-  const Graph graph = oneOperation(OpType::DepthwiseConv2DBias,
-                                   {{"ifm", {1, 12, 12, 16}}, {"w", {1, 3, 3, 16}}, {"b", {16}}}, {1, 12, 12, 16001},
-                                   [](Operation& op) { convolutionKernel(op, 3, Padding::Same); });
+  const Graph graph =
+      oneOperation(OpType::DepthwiseConv2DBias, {{"ifm", {1, 12, 12, 16}}, {"w", {1, 3, 3, 16}}, {"b", {16}}},
+                   {1, 12, 12, 16001}, [](Operation& op) { convolutionKernel(op, 3, Padding::Same); });
   BOOST_TEST(rejectedFor(graph, "has 16001 channels"));
 }
 
@@ -169,6 +168,16 @@ BOOST_AUTO_TEST_CASE(a_concatenation_whose_sizes_do_not_add_up_is_rejected) {
   BOOST_TEST(verifyOperatorShapes(concat({1, 2, 8})).empty());
   BOOST_TEST(rejectedFor(concat({1, 2, 9}), "add up to 8 along axis 2"));
   BOOST_TEST(rejectedFor(concat({1, 3, 8}), "outside the axis 2"));
+}
+
+BOOST_AUTO_TEST_CASE(a_split_part_that_is_no_slice_of_its_input_is_rejected) {
+  // fuzz_pipeline seed 12: SPLIT of [1, 34, 7, 8] along the channels into [1, 98, 7, 4] and [1, 34, 7, 4].
+  const auto split = [](Shape part) {
+    return oneOperation(OpType::Split, {{"axis", Shape{}}, {"input", Shape{1, 34, 7, 8}}}, std::move(part));
+  };
+  BOOST_TEST(rejectedFor(split(Shape{1, 98, 7, 4}), "is not a slice of the input 'input'"));
+  BOOST_TEST(rejectedFor(split(Shape{1, 34, 7, 9}), "is not a slice"));
+  BOOST_TEST(verifyOperatorShapes(split(Shape{1, 34, 7, 4})).empty());
 }
 
 BOOST_AUTO_TEST_CASE(a_reshape_that_changes_the_element_count_is_rejected) {

@@ -57,12 +57,15 @@ public:
     case OpType::ExpandDims:
       checkSameElements();
       break;
+    case OpType::Split:
+    case OpType::SplitV:
+      checkSplit();
+      break;
     default:
       if (isBinaryElementwise(op_.type)) {
         checkBroadcast();
-      } else if (is(op_.type, OpCategory::ElementwiseUnary) || isReluLike(op_.type) ||
-                 op_.type == OpType::Sigmoid || op_.type == OpType::Tanh || op_.type == OpType::Softmax ||
-                 op_.type == OpType::HardSwish) {
+      } else if (is(op_.type, OpCategory::ElementwiseUnary) || isReluLike(op_.type) || op_.type == OpType::Sigmoid ||
+                 op_.type == OpType::Tanh || op_.type == OpType::Softmax || op_.type == OpType::HardSwish) {
         checkSameElements();
       }
       break;
@@ -242,8 +245,8 @@ private:
     checkDepth(*ofm, outputs, "the weights '" + weights->name + "' of shape " + weights->shape.str());
     const std::int64_t rows = ifm->elements() / inputs;
     if (!failed_ && ofm->elements() != rows * outputs) {
-      report("the OFM '" + ofm->name + "' of shape " + ofm->shape.str() + " does not hold the " +
-             std::to_string(rows) + " rows of " + std::to_string(outputs) + " outputs the IFM gives");
+      report("the OFM '" + ofm->name + "' of shape " + ofm->shape.str() + " does not hold the " + std::to_string(rows) +
+             " rows of " + std::to_string(outputs) + " outputs the IFM gives");
     }
     checkBias(outputs);
     checkChannelQuantisation(*weights, outputs, 0, "weights");
@@ -339,8 +342,8 @@ private:
     std::int64_t axis = op_.attributes.getOr<std::int64_t>("axis", 0);
     axis = axis < 0 ? axis + rank : axis;
     if (axis < 0 || axis >= rank) {
-      report("the axis " + std::to_string(op_.attributes.getOr<std::int64_t>("axis", 0)) + " is not an axis of the OFM '" +
-             ofm->name + "' of shape " + ofm->shape.str());
+      report("the axis " + std::to_string(op_.attributes.getOr<std::int64_t>("axis", 0)) +
+             " is not an axis of the OFM '" + ofm->name + "' of shape " + ofm->shape.str());
       return;
     }
     std::int64_t total = 0;
@@ -350,8 +353,8 @@ private:
         continue;
       }
       if (input->shape.rank() != rank) {
-        report("the input '" + input->name + "' of shape " + input->shape.str() + " does not have the rank of the OFM '" +
-               ofm->name + "' of shape " + ofm->shape.str());
+        report("the input '" + input->name + "' of shape " + input->shape.str() +
+               " does not have the rank of the OFM '" + ofm->name + "' of shape " + ofm->shape.str());
         return;
       }
       for (int d = 0; d < rank; ++d) {
@@ -385,8 +388,8 @@ private:
         const int dim = input->shape.back(fromEnd);
         const int target = fromEnd < ofm->shape.rank() ? ofm->shape.back(fromEnd) : 1;
         if (dim != 1 && dim != target) {
-          report("the input '" + input->name + "' of shape " + input->shape.str() +
-                 " does not broadcast to the OFM '" + ofm->name + "' of shape " + ofm->shape.str());
+          report("the input '" + input->name + "' of shape " + input->shape.str() + " does not broadcast to the OFM '" +
+                 ofm->name + "' of shape " + ofm->shape.str());
           return;
         }
       }
@@ -411,8 +414,34 @@ private:
     const Tensor* ofm = tensor(op_.ofm());
     if (ifm != nullptr && ofm != nullptr && ifm->elements() != ofm->elements()) {
       report("the OFM '" + ofm->name + "' of shape " + ofm->shape.str() + " does not hold the " +
-             std::to_string(ifm->elements()) + " elements of the IFM '" + ifm->name + "' of shape " +
-             ifm->shape.str());
+             std::to_string(ifm->elements()) + " elements of the IFM '" + ifm->name + "' of shape " + ifm->shape.str());
+    }
+  }
+
+  /// SPLIT (axis, input) and SPLIT_V (input, sizes, axis): each part is the input but along one axis,
+  /// where it is no longer. (Found by fuzz_pipeline: a part taller than its input was copied from rows
+  /// beyond it, which the command stream check reported as an internal error.)
+  void checkSplit() {
+    const std::size_t index = op_.type == OpType::Split ? 1 : 0;
+    const Tensor* input = op_.inputs.size() > index ? tensor(op_.inputs[index]) : nullptr;
+    if (input == nullptr) {
+      return;
+    }
+    for (const TensorId id : op_.outputs) {
+      const Tensor* part = tensor(id);
+      if (part == nullptr) {
+        continue;
+      }
+      bool fits = part->shape.rank() == input->shape.rank();
+      int differing = 0;
+      for (int axis = 0; fits && axis < input->shape.rank(); ++axis) {
+        differing += part->shape[axis] != input->shape[axis] ? 1 : 0;
+        fits = part->shape[axis] <= input->shape[axis];
+      }
+      if (!fits || differing > 1) {
+        report("the part '" + part->name + "' of shape " + part->shape.str() + " is not a slice of the input '" +
+               input->name + "' of shape " + input->shape.str() + " along one axis");
+      }
     }
   }
 

@@ -3,6 +3,9 @@
 
 #include "tensor_reader.hpp"
 
+#include <cstdint>
+#include <limits>
+
 namespace npu::tflite_frontend::detail {
 
 void OptionReader::text(const char* name, const flatbuffers::String* value) {
@@ -140,6 +143,14 @@ void OptionReader::setKernel(const Kernel& kernel) {
   if (kernel.dilationX < 1 || kernel.dilationY < 1) {
     fail("the dilation factors (" + std::to_string(kernel.dilationX) + ", " + std::to_string(kernel.dilationY) +
          ") are not positive");
+  }
+  // TFLite computes the dilated extent (size - 1) * dilation + 1 in 32 bits, and so does every stage after
+  // this one (Kernel::areaWidth): an extent beyond that range is no model TFLite can run.
+  const std::int64_t width = (std::int64_t{kernel.width} - 1) * kernel.dilationX + 1;
+  const std::int64_t height = (std::int64_t{kernel.height} - 1) * kernel.dilationY + 1;
+  if (width > std::numeric_limits<int>::max() || height > std::numeric_limits<int>::max()) {
+    fail("the dilated kernel is " + std::to_string(width) + "x" + std::to_string(height) +
+         " (width x height), beyond 32 bits");
   }
   operation_.kernel = kernel;
 }

@@ -249,6 +249,17 @@ BOOST_AUTO_TEST_CASE(a_zero_stride_is_a_model_error) {
   BOOST_TEST(contains(error, "strides (0, 1) are not positive"));
 }
 
+BOOST_AUTO_TEST_CASE(a_dilated_kernel_beyond_32_bits_is_a_model_error) {
+  // (3 - 1) * 2^30 + 1 overflowed an int wherever the dilated extent was computed (found by reading).
+  const npu::Error error = readError(convolutionModel(3, 3, [](auto& fbb) {
+    return OptionsTable{
+        tflite::BuiltinOptions::Conv2DOptions,
+        tflite::CreateConv2DOptions(fbb, tflite::Padding::VALID, 1, 1, tflite::ActivationFunctionType::NONE, 1, 1 << 30)
+            .Union()};
+  }));
+  BOOST_TEST(contains(error, "dilated kernel is 3x2147483649"), error.render());
+}
+
 BOOST_AUTO_TEST_CASE(an_unknown_fused_activation_is_a_model_error) {
   const npu::Error error = readError(convolutionModel(3, 3, [](auto& fbb) {
     return OptionsTable{

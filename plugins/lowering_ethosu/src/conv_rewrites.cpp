@@ -147,7 +147,7 @@ RewriteResult fixupStridedConv(Subgraph& subgraph, const Operation& op) {
   }
   {
     const auto [resizeFactor, finalStride] = stridedConvResizeFactor(ifmShape.width, kernel.strideX);
-    const int depthAfter = ifmShape.depth * resizeFactor;
+    const std::int64_t depthAfter = std::int64_t{ifmShape.depth} * resizeFactor;
     const bool paddingKnown = op.padding == Padding::Same || op.padding == Padding::Valid;
     if (kernel.strideX > 1 && (depthAfter <= 8 || kernel.strideX > 3) && resizeFactor != 1 && paddingKnown) {
       if (auto reshaped = reshapeStridedWeights(subgraph, conv, resizeFactor, finalStride)) {

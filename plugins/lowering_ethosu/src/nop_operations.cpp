@@ -3,6 +3,11 @@
 
 #include "ethosu_lowering/rewrite_support.hpp"
 
+#include "npu/core/diagnostics.hpp"
+
+#include <cstdint>
+#include <limits>
+
 namespace ethosu::lowering {
 
 using namespace npu;
@@ -66,7 +71,15 @@ Operation makeElementwise(Subgraph& subgraph, const Operation& origin, const Ele
 Operation makeDepthwiseMaxPool(Subgraph& subgraph, const Operation& origin, const std::string& name, TensorId ifm,
                                const Shape4& ifmShape, const Quantisation& quantisation) {
   Operation op = deriveOperation(origin, OpType::MaxPool, name);
-  const int height = ifmShape.height * ifmShape.width;
+  // Each position of the IFM becomes a row: up to 65535 x 65535 of them pass the support checks, more
+  // than a 32-bit dimension holds.
+  const std::int64_t positions = std::int64_t{ifmShape.height} * ifmShape.width;
+  if (positions > std::numeric_limits<int>::max()) {
+    throwCompileError("operation '" + origin.name + "' reduces over " + std::to_string(ifmShape.height) + " x " +
+                      std::to_string(ifmShape.width) + " positions, more than one NPU pooling can hold (" +
+                      std::to_string(positions) + " rows)");
+  }
+  const auto height = static_cast<int>(positions);
   const int width = ifmShape.depth;
   Kernel kernel;
   kernel.width = width;

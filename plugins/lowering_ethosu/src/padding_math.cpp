@@ -4,6 +4,7 @@
 #include "ethosu_lowering/rewrite_support.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace ethosu::lowering {
 
@@ -118,6 +119,12 @@ std::optional<Operation> reshapeStridedWeights(Subgraph& subgraph, const Operati
                                                int finalStride) {
   const Kernel kernel = *op.kernel;
   const Shape4 ifmShape = op.ifmShapes[0];
+  // The folded IFM must stay one the NPU runs (dimensions up to 65535). Vela folds regardless, into an
+  // operation no NPU runs; a 65535-deep IFM folded 65535 times overflowed an int (and padded 2^32 weights).
+  constexpr std::int64_t kMaxDimension = 65535;
+  if (std::int64_t{ifmShape.depth} * resizeFactor > kMaxDimension) {
+    return std::nullopt;
+  }
   const int currentPaddingX = neededTotalPadding(ifmShape.width, kernel.strideX, kernel.width);
   const auto [leftPad, rightPad] =
       filterPadding(op.padding, currentPaddingX, finalStride, resizeFactor, kernel.width, ifmShape.width);

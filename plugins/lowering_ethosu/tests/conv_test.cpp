@@ -105,6 +105,20 @@ BOOST_AUTO_TEST_CASE(a_dilation_of_three_is_built_into_a_sparse_kernel) {
   BOOST_TEST(conv.explicitPadding == (ExplicitPadding{3, 3, 3, 3}));
 }
 
+BOOST_AUTO_TEST_CASE(a_stride_folded_into_the_depth_keeps_the_depth_a_dimension_the_npu_runs) {
+  // 65535 channels folded by a width stride of 65535 overflowed an int (found by reading the lowering's
+  // arithmetic on model shapes); such a fold is not made.
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 1, 65535, 65535});
+  const TensorId out = builder.featureMap("strided", Shape{1, 1, 1, 1});
+  builder.conv(in, out, 1, 65535, Padding::Valid);
+  builder.output(out);
+  const Graph lowered = lowerForTest(builder.graph, FakeAccelerator{});
+  const Operation& conv = lowered.subgraphs.front().operations.front();
+  BOOST_TEST(conv.ifmShapes.at(0).depth == 65535);
+  BOOST_TEST(conv.ifmShapes.at(0).width == 65535);
+}
+
 BOOST_AUTO_TEST_CASE(a_dilation_of_four_keeps_a_hardware_dilation_of_two) {
   GraphBuilder builder;
   const TensorId in = builder.input("in", Shape{1, 16, 16, 2});

@@ -45,6 +45,23 @@ BOOST_AUTO_TEST_CASE(an_int8_softmax_becomes_the_thirty_one_operations_of_vela_n
   BOOST_TEST(subgraph.operations.back().ofm() == subgraph.outputs.front());
 }
 
+BOOST_AUTO_TEST_CASE(a_softmax_over_more_positions_than_an_int_holds_is_a_compile_error) {
+  // 65535 x 65535 passes the dimension checks; its max pool's 65535^2 rows overflowed an int (found by
+  // reading the lowering's arithmetic on model shapes).
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 65535, 65535, 1});
+  const TensorId out = builder.featureMap("sm", Shape{1, 65535, 65535, 1}, DataType::Int8, 1.0 / 256, -128);
+  builder.operation(OpType::Softmax, "SOFTMAX", {in}, {out}).attributes.set("beta", 1.0);
+  builder.output(out);
+  try {
+    static_cast<void>(lowerForTest(builder.graph, FakeAccelerator{}));
+    BOOST_FAIL("the softmax was lowered");
+  } catch (const Error& error) {
+    BOOST_TEST((error.kind() == ErrorKind::Compile), error.render());
+    BOOST_TEST(error.message().find("4294836225 rows") != std::string::npos, error.message());
+  }
+}
+
 BOOST_AUTO_TEST_CASE(an_int16_softmax_uses_two_lookup_tables) {
   GraphBuilder builder;
   const TensorId in = builder.input("in", Shape{1, 10}, DataType::Int16);

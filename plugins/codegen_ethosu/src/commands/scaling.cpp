@@ -9,7 +9,9 @@
 
 namespace ethosu::codegen {
 
-double roundAwayFromZero(double value) { return std::trunc(value + (value < 0 ? -0.5 : 0.5)); }
+double roundAwayFromZero(double value) {
+  return std::trunc(value + (value < 0 ? -0.5 : 0.5));
+}
 
 std::int64_t quantiseFloat32(double value, double scale, std::int64_t zeroPoint) {
   const float quotient = static_cast<float>(value) / static_cast<float>(scale);
@@ -25,6 +27,9 @@ std::int64_t quantiseFloat32(double value, double scale, std::int64_t zeroPoint)
 
 // Vela: scaling.quantise_scale.
 FixedPointScale quantiseScale(double scale) {
+  if (!std::isfinite(scale)) {
+    npu::throwCompileError("a rescale factor is not finite: the operation's quantisation scales cannot be encoded");
+  }
   int exponent = 0;
   const double significand = std::frexp(scale, &exponent);
   const auto significandQ31 = static_cast<std::int64_t>(roundAwayFromZero(significand * 2147483648.0));
@@ -41,8 +46,8 @@ FixedPointScale quantisePoolingScale(std::int64_t kernelElements, int rescaleBit
   std::frexp(static_cast<double>(kernelElements - 1), &k);
   const int n = 31 - rescaleBits;
   if (n + k < 0 || n + k >= 64 || kernelElements <= 0) {
-    npu::throwCompileError("a pooling scale over " + std::to_string(kernelElements) +
-                           " elements needs a shift of " + std::to_string(n + k) + ", beyond the 6-bit register");
+    npu::throwCompileError("a pooling scale over " + std::to_string(kernelElements) + " elements needs a shift of " +
+                           std::to_string(n + k) + ", beyond the 6-bit register");
   }
   const std::uint64_t numerator = (std::uint64_t{1} << (n + k)) + (std::uint64_t{1} << k);
   return {static_cast<std::int64_t>(numerator / static_cast<std::uint64_t>(kernelElements)), n + k};

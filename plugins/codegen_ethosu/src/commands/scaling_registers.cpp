@@ -15,19 +15,37 @@ std::optional<double> scaleOf(const std::optional<Quantisation>& quantisation) {
   return quantisation ? quantisation->scale : std::nullopt;
 }
 
-/// Python's len(bin(n)) - 2 for a non-negative n.
-int bitLength(std::int64_t value) {
-  int bits = 1;
-  while (value > 1) {
-    value >>= 1;
-    ++bits;
+/// Python's len(bin(math.ceil(value))) - 2 for a non-negative value. A quotient of two scales can be far
+/// beyond 64 bits (the IFM/OFM ratio is only checked to be finite in float32), so the bit length is read
+/// off the double's exponent rather than from an integer.
+int bitLengthOfCeiling(double value) {
+  const double ceiling = std::ceil(value);
+  if (!std::isfinite(ceiling)) {
+    npu::throwCompileError("a pooling rescale factor is not finite: the IFM and OFM scales cannot be encoded");
   }
-  return bits;
+  if (ceiling < 2) {
+    return 1; // bin(0) and bin(1) have one digit
+  }
+  int exponent = 0;
+  std::frexp(ceiling, &exponent); // 2^(exponent - 1) <= ceiling < 2^exponent
+  return exponent;
+}
+
+/// The 32-bit OFM_SCALE value of a rescaled scale; beyond 32 bits the register cannot hold it (and beyond
+/// 64 bits no integer can), which a model's extreme IFM/OFM scale ratio can ask for.
+std::int64_t scaleRegisterValue(double scale, double rescale) {
+  const double rounded = roundAwayFromZero(scale);
+  constexpr double kLimit = 4294967296.0; // 2^32
+  if (!(std::abs(rounded) < kLimit)) {
+    npu::throwCompileError("a pooling's rescale factor " + std::to_string(rescale) + " gives the OFM scale " +
+                           std::to_string(rounded) + ", which the 32-bit OFM_SCALE register cannot hold");
+  }
+  return static_cast<std::int64_t>(rounded);
 }
 
 FixedPointScale rescaledAverage(const NpuKernel& kernel, double rescale, int rescaleBits) {
   FixedPointScale scale = quantisePoolingScale(std::int64_t{kernel.height} * kernel.width, rescaleBits);
-  scale.scale = static_cast<std::int64_t>(roundAwayFromZero(static_cast<double>(scale.scale) * rescale));
+  scale.scale = scaleRegisterValue(static_cast<double>(scale.scale) * rescale, rescale);
   return scale;
 }
 
@@ -35,7 +53,7 @@ FixedPointScale rescaledAverage(const NpuKernel& kernel, double rescale, int res
 FixedPointScale activationScale(const BlockOperation& op, double ifmScale) {
   double rescale = 0x3000 * ifmScale;
   if (op.ifm.type != NpuDataType::Int16) {
-    const int rescaleBits = bitLength(static_cast<std::int64_t>(std::ceil(rescale))) + 1;
+    const int rescaleBits = bitLengthOfCeiling(rescale) + 1;
     return rescaledAverage(op.kernel.value_or(NpuKernel{}), rescale, rescaleBits);
   }
   const double log2 = std::log2(ifmScale);
@@ -52,7 +70,7 @@ FixedPointScale activationScale(const BlockOperation& op, double ifmScale) {
     ++shifted;
     rescale *= 2;
   }
-  return {static_cast<std::int64_t>(rescale), shifted};
+  return {scaleRegisterValue(rescale, rescale), shifted};
 }
 
 } // namespace
@@ -78,16 +96,16 @@ void emitPoolingScale(CommandEmitter& emitter, const BlockOperation& op) {
     }
     scale = {explicitScaling->multiplier.front(), static_cast<int>(explicitScaling->shift.front())};
   } else if (const auto* factor = std::get_if<double>(&op.rescale)) {
-    scale = rescaledAverage(kernel, *factor, bitLength(static_cast<std::int64_t>(std::ceil(*factor))) + 1);
+    scale = rescaledAverage(kernel, *factor, bitLengthOfCeiling(*factor) + 1);
   } else if (ifmScale && ofmScale) {
     // A pooling fused with a memory operation may also rescale: keep the bits it needs.
     const double rescale = *ifmScale / *ofmScale;
     int rescaleBits = 0;
     if (kernel.height == 1 && kernel.width == 1) {
       if (rescale > 1) {
-        rescaleBits = bitLength(static_cast<std::int64_t>(std::ceil(rescale))) + 1;
+        rescaleBits = bitLengthOfCeiling(rescale) + 1;
       } else if (rescale < 1) {
-        rescaleBits = -(bitLength(static_cast<std::int64_t>(std::ceil(1 / rescale))) - 1);
+        rescaleBits = -(bitLengthOfCeiling(1 / rescale) - 1);
       }
     }
     scale = rescaledAverage(kernel, rescale, rescaleBits);
