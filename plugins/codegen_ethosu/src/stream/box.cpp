@@ -45,6 +45,23 @@ std::string Box::str() const {
 
 // Vela: high_level_command_stream.Box.transform_with_strides_and_skirt.
 IfmBox ifmBoxFor(const Box& ofmBox, const IfmBoxQuery& query) {
+  if (query.upscaling > 1 && query.readOffset) {
+    // An upscaling operation reading a split part: its OFM rows map onto the part's rows, so the box is
+    // found within the part and then moved to where the part starts (Vela adds the part's offset to
+    // the OFM box before it undoes the upscaling, which reads outside the part).
+    IfmBoxQuery within = query;
+    within.ifmShape = query.readShape.value_or(query.ifmShape);
+    within.readOffset.reset();
+    within.readShape.reset();
+    IfmBox result = ifmBoxFor(ofmBox, within);
+    const npu::Shape4& offset = *query.readOffset;
+    for (int axis = 0; axis < 4; ++axis) {
+      const auto a = static_cast<std::size_t>(axis);
+      result.box.start[a] += offset[axis];
+      result.box.end[a] += offset[axis];
+    }
+    return result;
+  }
   Coordinate start = ofmBox.start;
   Coordinate end = ofmBox.end;
   const npu::Shape4& ifm = query.ifmShape;
