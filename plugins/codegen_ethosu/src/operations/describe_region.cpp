@@ -265,9 +265,10 @@ void readPartInView(OperandInfo& ifm, std::optional<npu::Shape4>& offset, std::o
   shape = view;
 }
 
+/// Vela moves only the first OFM tile's base (tile_base_offsets_ofm[0] of the depthwise convolutions a
+/// half-pixel RESIZE_BILINEAR becomes); the OFM of such an operation is one tile.
 std::array<std::int64_t, 4> tileOffsetsOf(const npu::Operation& op) {
-  const std::int64_t offset = op.attributes.getOr<std::int64_t>("ofm_tile_base_offset", 0);
-  return {offset, offset, offset, offset};
+  return {op.attributes.getOr<std::int64_t>("ofm_tile_base_offset", 0), 0, 0, 0};
 }
 
 /// The operation as its commands apply it. When lowering packed a ReLU into a pass whose operation has an
