@@ -256,9 +256,15 @@ void readPartInView(OperandInfo& ifm, std::optional<npu::Shape4>& offset, std::o
   const bool addressable = linear && contiguous && view.batch == 1 && view.elements() == shape->elements() &&
                            start % row == 0 && source.elements() % row == 0;
   if (!addressable) {
-    npu::throwInternalError("operation '" + name + "' reads part " + shape->str() + " at " + offset->str() + " of '" +
-                            ifm.storage.name + "' " + source.str() + " as " + view.str() +
-                            ", which its storage cannot address");
+    // Vela 3.10 lets such an operation (e.g. a FULLY_CONNECTED of a strided part of a SPLIT or SLICE) read
+    // the part in a shape that is not the part (its FULLY_CONNECTED reads 1x1xC of the part), a program
+    // that computes something else: refuse it.
+    npu::throwCompileError("operation '" + name + "' reads part " + shape->str() + " at " + offset->str() + " of '" +
+                               ifm.storage.name + "' " + source.str() + " as " + view.str() +
+                               ", which the NPU cannot address in that shape",
+                           {},
+                           "the part is not one run of bytes in its source; Vela 3.10 compiles it into a program "
+                           "that does not read the part as its input");
   }
   ifm.shape = npu::Shape4{1, static_cast<int>(source.elements() / row), view.width, view.depth};
   offset = npu::Shape4{0, static_cast<int>(start / row), 0, 0};
