@@ -5,7 +5,7 @@
 test data, so CI compares our code generation with Vela's without Vela: vela310_outputs.tsv, one row
 per network and configuration, with the exact Vela command line as provenance.
 
-usage: bench/record_vela_outputs.py [--configs C1,C3,C5] [--networks NAME,...] [--vela310 PATH]
+usage: bench/record_vela_outputs.py [--configs C1,C3,C5] [--networks STEM,...] [--vela310 PATH]
                                     [--dump ../shared/tools/tflite_dump.py]
 Run by hand beside the project (see shared/tools/vela-oracle.sh); never from tests or CI. A network
 whose schedule goes over the SRAM target gets `accelerator.on_sram_overflow=warn` (Vela warns and keeps
@@ -66,9 +66,13 @@ def main() -> int:
                              "vela 3.10.0 (8cb3c36) " + provenance.replace(work, "OUT")])
                 print(f"{network.name} {config}: recorded", file=sys.stderr)
     table = FOLDER / "vela310_outputs.tsv"
+    # With --networks, the rows of the other networks are kept (and the named ones recorded again).
+    recorded = {network.name for network in networks}
+    kept = [line.split("\t") for line in table.read_text().splitlines()[1:]
+            if line.split("\t", 1)[0] not in recorded] if names and table.exists() else []
     with table.open("w") as out:
         out.write("\t".join(COLUMNS) + "\n")
-        for row in rows:
+        for row in kept + rows:
             out.write("\t".join(str(cell) for cell in row) + "\n")
     print(f"wrote {len(rows)} rows to {table}")
     return 0

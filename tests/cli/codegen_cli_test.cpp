@@ -167,4 +167,20 @@ BOOST_AUTO_TEST_CASE(a_concatenation_written_on_both_sides_of_a_cpu_operator_has
   BOOST_TEST(checked.output.find("checked 2 accelerator operators: no problems") != std::string::npos, checked.output);
 }
 
+BOOST_AUTO_TEST_CASE(a_fully_connected_layer_of_a_strided_split_part_is_a_compile_error_not_an_internal_one) {
+  // npu-model-gen random --seed 9: a FULLY_CONNECTED of the 2-column middle part of a 7x7 input split along
+  // its width, a part no single run of bytes holds (Vela 3.10 compiles it into a program that reads 1x1x2).
+  const fs::path folder = scratchDirectory("strided_part");
+  const fs::path model = folder / "fc_of_strided_part.tflite";
+  const Result made = run(quoted(binary("npu-model-gen")) +
+                          " random --seed 9 --operators 3 --kinds fully-connected,split,split-v,strided-slice,slice "
+                          "--no-cpu -o " +
+                          quoted(model));
+  BOOST_TEST_REQUIRE(made.exitCode == 0, made.output);
+  const Result compiled = compile("C1-cascade.yaml", model, folder / "out");
+  BOOST_TEST(compiled.exitCode == 1, compiled.output);
+  BOOST_TEST(compiled.output.find("internal error") == std::string::npos, compiled.output);
+  BOOST_TEST(compiled.output.find("which the NPU cannot address in that shape") != std::string::npos, compiled.output);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

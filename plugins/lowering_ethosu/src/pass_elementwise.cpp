@@ -15,6 +15,14 @@ using namespace npu;
 
 namespace {
 
+/// Vela's "zero_const" of the min(x, 0) * alpha + relu(x) rewrites: the IFM's quantisation without its
+/// scale and with zero point 0 (no_scale_quant in convert_prelu and convert_lrelu_to_mul_max).
+Quantisation zeroConstQuantisation(const Tensor& ifm) {
+  Quantisation quantisation = withoutScale(ifm.quantisation);
+  quantisation.zeroPoint = {0};
+  return quantisation;
+}
+
 RewriteResult single(Operation op) {
   return std::vector<Operation>{std::move(op)};
 }
@@ -106,7 +114,7 @@ std::vector<Operation> leakyReluAsMulMax(Subgraph& subgraph, const Operation& op
   Operation combine = op;
   TensorId mulIfm = op.ifm();
   if (!mulMax) {
-    const TensorId zero = scalarConstant(subgraph, "zero_const", Shape{}, ifm.type, 0, withoutScale(ifm.quantisation));
+    const TensorId zero = scalarConstant(subgraph, "zero_const", Shape{}, ifm.type, 0, zeroConstQuantisation(ifm));
     mulIfm = cloneTensor(subgraph, op.ifm(), op.name + "_negative");
     if (alpha < 0.0 && !convertedPrelu) {
       subgraph.tensor(mulIfm).type = DataType::Int32; // the Mul then scales by the negative alpha itself
@@ -278,7 +286,7 @@ RewriteResult convertPrelu(Subgraph& subgraph, const Operation& op) {
     }
   }
   // min(x, 0) * alpha + relu(x)
-  const TensorId zero = scalarConstant(subgraph, "zero_const", Shape{}, ifm.type, 0, withoutScale(ifm.quantisation));
+  const TensorId zero = scalarConstant(subgraph, "zero_const", Shape{}, ifm.type, 0, zeroConstQuantisation(ifm));
   const TensorId negative = cloneTensor(subgraph, op.ifm(), op.name + "_negative");
   result.push_back(binary(subgraph, op, OpType::Minimum, op.name + "_min", op.ifm(), zero, negative));
   const TensorId negativeAlpha = cloneTensor(subgraph, op.ofm(), op.name + "_negative_alpha");

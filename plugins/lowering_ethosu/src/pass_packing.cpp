@@ -110,9 +110,21 @@ bool isMacOrElementwise(OpType type) {
          isElementwise(type);
 }
 
+/// Records `activation` as the one the pass's commands (and Vela 3.10's final figures) apply, while the
+/// operation keeps its own for scheduling.
+void setCommandStreamActivation(Operation& op, const Activation& activation) {
+  op.attributes.set("command_stream_activation", std::string(nameOf(activation.type)));
+  if (activation.min) {
+    op.attributes.set("command_stream_activation_min", *activation.min);
+  }
+  if (activation.max) {
+    op.attributes.set("command_stream_activation_max", *activation.max);
+  }
+}
+
 /// Merges each stand-alone activation into its producer when Vela's can_pack allows it, else gives it
 /// an AvgPool primary operation (Vela build_pass / create_primary_op).
-void packActivations(Subgraph& subgraph) {
+void packActivations(Subgraph& subgraph, VelaRelease release) {
   for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
     Operation& op = subgraph.operations[i];
     if (op.placement != Placement::Npu || !isStandaloneActivation(op.type) || op.inputs.empty()) {
@@ -134,14 +146,7 @@ void packActivations(Subgraph& subgraph) {
         if (!producer.activation) {
           producer.activation = activationFromOperation(op);
         } else {
-          const Activation packed = activationFromOperation(op);
-          producer.attributes.set("command_stream_activation", std::string(nameOf(packed.type)));
-          if (packed.min) {
-            producer.attributes.set("command_stream_activation_min", *packed.min);
-          }
-          if (packed.max) {
-            producer.attributes.set("command_stream_activation_max", *packed.max);
-          }
+          setCommandStreamActivation(producer, activationFromOperation(op));
         }
         producer.outputs = op.outputs;
         producer.attributes.set("packed_operations",
@@ -154,7 +159,15 @@ void packActivations(Subgraph& subgraph) {
     Operation primary = makeAvgPoolNop(op, op.name + "_avgpool");
     primary.inputs = {op.ifm()};
     primary.outputs = op.outputs;
-    primary.activation = activationFromOperation(op);
+    if (release == VelaRelease::V3_10) {
+      // Vela 3.10's create_primary_op makes a new 1x1 AvgPool with no activation of its own: the
+      // scheduler costs the pass without it (e.g. the slack it gives the next operation's weight DMA),
+      // and the stand-alone activation is attached only when the pass becomes commands
+      // (high_level_command_stream_generator.py), which the final figures follow.
+      setCommandStreamActivation(primary, activationFromOperation(op));
+    } else {
+      primary.activation = activationFromOperation(op); // the 2020 cost model reads only the operation
+    }
     primary.ifmShapes = op.ifmShapes;
     primary.ofmShapes = op.ofmShapes;
     primary.readOffsets = op.readOffsets;
@@ -354,7 +367,7 @@ void keepUnloweredOperationsOnCpu(Subgraph& subgraph) {
 } // namespace
 
 void packPasses(Subgraph& subgraph, const LoweringContext& context) {
-  packActivations(subgraph);
+  packActivations(subgraph, context.release);
   keepUnloweredOperationsOnCpu(subgraph);
   // Vela 2.1.1's pack_into_passes keeps its walk's order: it does not group CPU passes.
   const std::vector<std::size_t> walk = velaPassOrder(subgraph);

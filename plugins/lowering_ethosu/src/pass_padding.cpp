@@ -49,7 +49,9 @@ Operation partialWrite(const Subgraph& subgraph, const Operation& origin, std::s
   write.inputs = {ifm};
   write.outputs = {origin.ofm()};
   write.ifmShapes = {ifmShape};
-  write.ofmShapes = {shape4Of(subgraph, origin.ofm())};
+  // The PAD's own OFM shape (Vela's create_avg_pool_for_concat takes the operator's ofm_shapes[0]): a
+  // RESHAPE bypassed after it gave the tensor another shape, which the writes do not see.
+  write.ofmShapes = {origin.ofmShapes.empty() ? shape4Of(subgraph, origin.ofm()) : origin.ofmShapes[0]};
   write.writeOffset = offset;
   write.writeShape = ifmShape;
   write.attributes.set("memory_function", std::string("ConcatSliceWrite"));

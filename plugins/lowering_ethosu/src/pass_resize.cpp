@@ -167,7 +167,10 @@ std::vector<Operation> halfPixelBilinear(Subgraph& subgraph, const Operation& op
   std::vector<Operation> result;
   Operation copy = makeAvgPoolNop(op, "rb_init_avgpool");
   const TensorId intermediate = addFeatureMap(subgraph, "intermediate_tens", ifm.shape, ifm.type, ofm.quantisation);
-  copy.inputs = {op.ifm()};
+  // Vela turns the operator itself into this AvgPool and adds the IFM to its inputs
+  // (convert_resizebilinear_to_depthwise_convolutions): it keeps the size constant, which then takes its
+  // place in the read-only area.
+  copy.inputs = op.inputs;
   copy.outputs = {intermediate};
   setDefaultShapes(subgraph, copy);
   result.push_back(std::move(copy));

@@ -88,17 +88,28 @@ SchedulingGraph::SchedulingGraph(const Graph& graph, const NpuRegion& region, co
   // output of the network, must not be overwritten in place. Vela rewrites the NPU subgraphs in execution
   // order, each taking its readers of the tensor away before the next is judged, so readers in earlier
   // NPU regions do not count for a network input (for the protection nor for the single reader an
-  // in-place write needs).
+  // in-place write needs), nor for any other input of the region: a feature map that an earlier region
+  // wrote and read is copied (MEMCPY) over itself in a later one. Readers in later regions still count.
   const std::set<OperationId> earlier = operationsOfEarlierRegions(graph, region);
+  // A feature map that an earlier NPU subgraph wrote reaches this one through the CPU graph, whose copy
+  // of it Vela always protects (rewrite_tensor_npu_producer_cpu_consumers: the producing subgraph's
+  // output); the clone this subgraph reads keeps the protection.
+  std::set<TensorId> writtenByOtherRegions;
+  for (const Operation& op : subgraph.operations) {
+    if (op.placement == Placement::Npu) {
+      writtenByOtherRegions.insert(op.outputs.begin(), op.outputs.end());
+    }
+  }
   for (const TensorId input : region.inputs) {
     TensorUse& use = uses_[input];
     int consumers = use.consumers;
-    for (const OperationId id : subgraphInputs.contains(input) ? earlier : std::set<OperationId>{}) {
+    for (const OperationId id : earlier) {
       const auto& inputs = subgraph.operation(id).inputs;
       consumers -= static_cast<int>(std::count(inputs.begin(), inputs.end(), input));
     }
     use.consumers = consumers;
-    use.writeProtected = (subgraphInputs.contains(input) && consumers > 1) || subgraphOutputs.contains(input);
+    use.writeProtected = (subgraphInputs.contains(input) && consumers > 1) || subgraphOutputs.contains(input) ||
+                         writtenByOtherRegions.contains(input);
   }
   for (std::size_t index = 0; index < region.operations.size(); ++index) {
     const OperationId id = region.operations[index];

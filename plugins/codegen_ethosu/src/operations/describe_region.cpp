@@ -257,18 +257,25 @@ void readPartInView(OperandInfo& ifm, std::optional<npu::Shape4>& offset, std::o
   const bool addressable = linear && contiguous && view.batch == 1 && view.elements() == shape->elements() &&
                            start % row == 0 && source.elements() % row == 0;
   if (!addressable) {
-    npu::throwInternalError("operation '" + name + "' reads part " + shape->str() + " at " + offset->str() + " of '" +
-                            ifm.storage.name + "' " + source.str() + " as " + view.str() +
-                            ", which its storage cannot address");
+    // Vela 3.10 lets such an operation (e.g. a FULLY_CONNECTED of a strided part of a SPLIT or SLICE) read
+    // the part in a shape that is not the part (its FULLY_CONNECTED reads 1x1xC of the part), a program
+    // that computes something else: refuse it.
+    npu::throwCompileError("operation '" + name + "' reads part " + shape->str() + " at " + offset->str() + " of '" +
+                               ifm.storage.name + "' " + source.str() + " as " + view.str() +
+                               ", which the NPU cannot address in that shape",
+                           {},
+                           "the part is not one run of bytes in its source; Vela 3.10 compiles it into a program "
+                           "that does not read the part as its input");
   }
   ifm.shape = npu::Shape4{1, static_cast<int>(source.elements() / row), view.width, view.depth};
   offset = npu::Shape4{0, static_cast<int>(start / row), 0, 0};
   shape = view;
 }
 
+/// Vela moves only the first OFM tile's base (tile_base_offsets_ofm[0] of the depthwise convolutions a
+/// half-pixel RESIZE_BILINEAR becomes); the OFM of such an operation is one tile.
 std::array<std::int64_t, 4> tileOffsetsOf(const npu::Operation& op) {
-  const std::int64_t offset = op.attributes.getOr<std::int64_t>("ofm_tile_base_offset", 0);
-  return {offset, offset, offset, offset};
+  return {op.attributes.getOr<std::int64_t>("ofm_tile_base_offset", 0), 0, 0, 0};
 }
 
 /// The operation as its commands apply it. When lowering packed a ReLU into a pass whose operation has an

@@ -51,13 +51,15 @@ OperationGeometry geometryOf(const npu::Subgraph& subgraph, const npu::Scheduled
   const bool pooling = info.blockType == NpuBlockType::Pooling || info.blockType == NpuBlockType::ReduceSum;
   const int kernelHeight = (pooling || op.weights() != npu::kNoTensor) ? kernel.height : 1;
   geometry.dilatedKernelHeight = kernel.dilationY * (kernelHeight - 1) + 1;
-  // Vela divides by the operation's own IFM: the part it reads of a split, not the whole tensor (whose
-  // height may exceed the OFM's, which made the factor 0).
-  const int ifmHeight = std::max(info.ifmReadShape.value_or(info.ifm.shape).height, 1);
+  // Vela divides by the height of the tensor the IFM is stored in; an operation reading a split part
+  // reads only the part's rows, which Vela divides by too (a part's OFM can be lower than the whole IFM:
+  // its upscaling is then 0 and numpy divides by it with a warning). The part's height is the one the
+  // hardware upscales; for a whole IFM both are the same.
+  const int readHeight = std::max(info.ifmReadShape.value_or(info.ifm.shape).height, 1);
   if (op.type == npu::OpType::Conv2DBackpropInputSwitchedBias) {
-    geometry.upscaling = std::max(info.ofm.shape.height / ifmHeight, 1);
+    geometry.upscaling = std::max(info.ofm.shape.height / readHeight, 1);
   } else if (op.ifmResampling == npu::Resampling::Nearest) {
-    geometry.upscaling = std::max(static_cast<int>(npu::divRoundUp(info.ofm.shape.height, ifmHeight)), 1);
+    geometry.upscaling = std::max(static_cast<int>(npu::divRoundUp(info.ofm.shape.height, readHeight)), 1);
   }
   geometry.writeOffset = op.writeOffset;
   geometry.writeShape = op.writeShape;

@@ -62,6 +62,23 @@ std::string Box::str() const {
 // strides, skirts and offsets are not bounded by the hardware before this point (an OFM of one row accepts
 // any height stride), and a product of two of them must not overflow.
 IfmBox ifmBoxFor(const Box& ofmBox, const IfmBoxQuery& query) {
+  if (query.upscaling > 1 && query.readOffset) {
+    // An upscaling operation reading a split part: its OFM rows map onto the part's rows, so the box is
+    // found within the part and then moved to where the part starts (Vela adds the part's offset to
+    // the OFM box before it undoes the upscaling, which reads outside the part).
+    IfmBoxQuery within = query;
+    within.ifmShape = query.readShape.value_or(query.ifmShape);
+    within.readOffset.reset();
+    within.readShape.reset();
+    IfmBox result = ifmBoxFor(ofmBox, within);
+    const npu::Shape4& offset = *query.readOffset;
+    for (int axis = 0; axis < 4; ++axis) {
+      const auto a = static_cast<std::size_t>(axis);
+      result.box.start[a] += offset[axis];
+      result.box.end[a] += offset[axis];
+    }
+    return result;
+  }
   using Wide = std::int64_t;
   std::array<Wide, 4> start{};
   std::array<Wide, 4> end{};

@@ -82,9 +82,11 @@ void widen(std::span<const std::uint8_t> raw, std::vector<std::int16_t>& out) {
 /// reference's "early zero-point correction").
 WeightVolume readVolume(const Context& context, const npu::Tensor& weights, WeightRole role) {
   const npu::Shape& shape = weights.shape;
-  // The weights are 8-bit (checked by the caller): read straight from the constant's bytes.
+  // The weights are 8-bit, or int16 (checked by the caller): read from the constant's little-endian bytes.
   const std::span<const std::uint8_t> raw = weights.bytes();
-  const bool isSigned = weights.type == npu::DataType::Int8;
+  const bool isSigned = weights.type != npu::DataType::UInt8;
+  const bool wide = weights.type == npu::DataType::Int16;
+  const std::size_t elementBytes = wide ? 2 : 1;
   WeightVolume volume;
   auto dimension = [&](int axis) { return shape[axis]; };
   if (role == WeightRole::FullyConnected) {
@@ -115,15 +117,15 @@ WeightVolume readVolume(const Context& context, const npu::Tensor& weights, Weig
     }
   }
 
-  if (static_cast<std::int64_t>(raw.size()) != volume.elements()) {
+  if (static_cast<std::int64_t>(raw.size()) != volume.elements() * static_cast<std::int64_t>(elementBytes)) {
     context.fail("the weights '" + weights.name + "' hold " + std::to_string(raw.size()) + " bytes for " +
                      std::to_string(volume.elements()) + " values of shape " + shape.str(),
                  "the model's weight buffer does not match the tensor's shape");
   }
   const npu::Quantisation& quantisation = weights.quantisation;
-  if (role == WeightRole::Convolution || role == WeightRole::FullyConnected) {
-    // The source is OHWI already: widen all values in one pass, then correct one OFM channel's
-    // contiguous run at a time.
+  if (!wide && (role == WeightRole::Convolution || role == WeightRole::FullyConnected)) {
+    // 8-bit weights in OHWI already: widen all values in one pass, then correct one OFM channel's
+    // contiguous run at a time. (int16 weights take the general path, which checks their range.)
     if (isSigned) {
       widen<std::int8_t, SignedBytes>(raw, volume.values);
     } else {
@@ -158,11 +160,19 @@ WeightVolume readVolume(const Context& context, const npu::Tensor& weights, Weig
                 ((std::int64_t{ofm} * volume.kernelHeight + sourceY) * volume.kernelWidth + sourceX) * volume.ifmDepth +
                 ifm;
           }
-          const std::uint8_t byte = raw[static_cast<std::size_t>(source)];
-          const auto value = static_cast<std::int16_t>(isSigned ? static_cast<std::int8_t>(byte) : byte);
+          const auto at = static_cast<std::size_t>(source) * elementBytes;
+          const std::uint8_t byte = raw[at];
+          const auto value = wide ? static_cast<std::int16_t>(static_cast<std::uint16_t>(byte | (raw[at + 1] << 8)))
+                                  : static_cast<std::int16_t>(isSigned ? static_cast<std::int8_t>(byte) : byte);
+          const int corrected = value - zeroPoint;
+          if (wide && (corrected < -255 || corrected > 255)) {
+            context.fail("the int16 weights '" + weights.name + "' hold " + std::to_string(corrected) +
+                             ", outside the encodable range -255..255",
+                         "Ethos-U weights are int8 or uint8");
+          }
           volume.values[static_cast<std::size_t>(
               ((std::int64_t{ofm} * volume.kernelHeight + y) * volume.kernelWidth + x) * volume.ifmDepth + ifm)] =
-              static_cast<std::int16_t>(value - zeroPoint);
+              static_cast<std::int16_t>(corrected);
         }
       }
     }
@@ -345,7 +355,11 @@ std::optional<WeightStreamInput> prepareWeightStream(const npu::Subgraph& subgra
   if (!weights.isConstant()) {
     context.fail("the weights '" + weights.name + "' are not constant", "Ethos-U needs constant weights");
   }
-  if (weights.type != npu::DataType::Int8 && weights.type != npu::DataType::UInt8) {
+  // int16 weights are what Vela 3.10 gives the depthwise convolutions of an int16 RESIZE_BILINEAR
+  // (convert_resizebilinear_to_depthwise_convolutions: the IFM's type, values 0..16); the encoder takes
+  // them as long as every value is in its range (checked as they are read).
+  if (weights.type != npu::DataType::Int8 && weights.type != npu::DataType::UInt8 &&
+      weights.type != npu::DataType::Int16) {
     context.fail("the weights '" + weights.name + "' are " + std::string(npu::nameOf(weights.type)),
                  "Ethos-U weights are int8 or uint8");
   }
