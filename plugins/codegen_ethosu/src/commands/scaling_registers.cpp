@@ -33,8 +33,9 @@ int bitLengthOfCeiling(double value) {
 
 /// The 32-bit OFM_SCALE value of a rescaled scale; beyond 32 bits the register cannot hold it (and beyond
 /// 64 bits no integer can), which a model's extreme IFM/OFM scale ratio can ask for.
-std::int64_t scaleRegisterValue(double scale, double rescale) {
-  const double rounded = roundAwayFromZero(scale);
+/// Rounded away from zero, or truncated where Vela converts with int() (`truncate`).
+std::int64_t scaleRegisterValue(double scale, double rescale, bool truncate = false) {
+  const double rounded = truncate ? std::trunc(scale) : roundAwayFromZero(scale);
   constexpr double kLimit = 4294967296.0; // 2^32
   if (!(std::abs(rounded) < kLimit)) {
     npu::throwCompileError("a pooling's rescale factor " + std::to_string(rescale) + " gives the OFM scale " +
@@ -70,7 +71,7 @@ FixedPointScale activationScale(const BlockOperation& op, double ifmScale) {
     ++shifted;
     rescale *= 2;
   }
-  return {scaleRegisterValue(rescale, rescale), shifted};
+  return {scaleRegisterValue(rescale, rescale, true), shifted}; // int(): truncated, not rounded
 }
 
 } // namespace
