@@ -143,22 +143,24 @@ std::vector<BlockSource> velaAndComputeBlocks(const ScheduleRequest& request, co
                                                 ", " + objectiveName(BlockObjective::Compute)}};
 }
 
+/// A cascade candidate with a block source's configs, planned for `plannedLimit` bytes of SRAM.
+CandidateSpec plannedCascade(const std::string& name, const BlockSource& source, std::int64_t plannedLimit,
+                             cascade::OptimisationStrategy strategy, const Shared& shared) {
+  return cascadeCandidate(name + source.suffix, source.accelerator,
+                          cascadeOptions(plannedLimit, cascade::StripeSearch::Vela, strategy), shared);
+}
+
 /// The fitting round, when no first-round schedule fits: schedules planned for less SRAM than the
 /// limit (smaller stripes, deeper cascades, less weight buffering) and optimised for size.
 std::vector<CandidateSpec> fittingRound(const ScheduleRequest& request, std::int64_t limit, const Shared& shared) {
-  using cascade::OptimisationStrategy;
-  using cascade::StripeSearch;
   std::vector<CandidateSpec> specs;
   for (const BlockSource& source : velaAndComputeBlocks(request, shared)) {
-    const auto& accelerator = source.accelerator;
-    const std::string& blocks = source.suffix;
     for (const int eighths : {6, 4, 2, 1}) {
-      specs.push_back(cascadeCandidate(
-          "cascade planned for " + std::to_string(eighths) + "/8 of the limit" + blocks, accelerator,
-          cascadeOptions(limit * eighths / 8, StripeSearch::Vela, OptimisationStrategy::Performance), shared));
+      specs.push_back(plannedCascade("cascade planned for " + std::to_string(eighths) + "/8 of the limit", source,
+                                     limit * eighths / 8, cascade::OptimisationStrategy::Performance, shared));
     }
-    specs.push_back(cascadeCandidate("cascade optimised for size" + blocks, accelerator,
-                                     cascadeOptions(limit, StripeSearch::Vela, OptimisationStrategy::Size), shared));
+    specs.push_back(
+        plannedCascade("cascade optimised for size", source, limit, cascade::OptimisationStrategy::Size, shared));
   }
   return specs;
 }
@@ -183,16 +185,12 @@ std::function<Schedule(const ScheduleRequest&)> spilled(std::function<Schedule(c
 /// then made to fit by spilling feature maps to the feature-map area by the fewest cycles added per byte.
 std::vector<CandidateSpec> spillingRound(const ScheduleRequest& request, std::int64_t limit, MemoryArea spillArea,
                                          const Shared& shared) {
-  using cascade::OptimisationStrategy;
-  using cascade::StripeSearch;
   std::vector<CandidateSpec> specs;
   for (const BlockSource& source : velaAndComputeBlocks(request, shared)) {
-    const auto& accelerator = source.accelerator;
-    const std::string& blocks = source.suffix;
     for (const int times : {2, 4}) {
-      CandidateSpec spec = cascadeCandidate(
-          "cascade planned for " + std::to_string(times) + "x the limit, feature maps spilled" + blocks, accelerator,
-          cascadeOptions(limit * times, StripeSearch::Vela, OptimisationStrategy::Performance), shared);
+      CandidateSpec spec =
+          plannedCascade("cascade planned for " + std::to_string(times) + "x the limit, feature maps spilled", source,
+                         limit * times, cascade::OptimisationStrategy::Performance, shared);
       spec.make = spilled(std::move(spec.make), limit, spillArea);
       specs.push_back(std::move(spec));
     }

@@ -4,17 +4,13 @@
 // ratio to be finite in float32, so it can be far beyond 64 bits either way. Found by fuzz_pipeline: a
 // 1e-22 / 1.6e-3 ratio converted 2^64 to a 64-bit integer (UBSan, scaling_registers.cpp). A ratio the
 // registers cannot hold is a compile error naming the operation.
-#include "frontend_tflite/model_reader.hpp"
 #include "model_generator/tflite_model_builder.hpp"
+#include "reference_compile.hpp"
 
 #include "npu/core/diagnostics.hpp"
-#include "npu/host/plugin_host.hpp"
-#include "npu/pipeline/compiler.hpp"
-#include "test_support.hpp"
 
 #include <boost/test/unit_test.hpp>
 
-#include <fstream>
 #include <optional>
 #include <string>
 
@@ -52,20 +48,10 @@ struct Outcome {
 };
 
 Outcome compile(const std::vector<std::uint8_t>& bytes) {
-  npu::test::TemporaryDirectory directory;
-  const auto file = directory.path() / "split.tflite";
-  std::ofstream(file, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  // The compilation holds objects of the plugins: it ends before the host unloads them.
-  npu::PluginHost host;
-  host.loadDirectory(npu::test::buildDir() / "lib" / "npu-pipeline" / "plugins");
-  const npu::PipelineSpec spec =
-      npu::parsePipelineFile(npu::test::sourceDir() / "configs" / "reference" / "C1-cascade.yaml");
-  const npu::ResolvedPipeline pipeline = npu::resolvePipeline(spec, host, npu::defaultConfigSearchPath());
-  npu::SilentProgress progress;
+  const ethosu::codegen::test::ReferenceCompiler compiler;
   Outcome outcome;
   try {
-    outcome.generated = npu::compileModel(pipeline, file, progress).output.has_value();
+    outcome.generated = compiler.compile(bytes).output.has_value();
   } catch (const npu::Error& error) {
     outcome.error = error;
   }

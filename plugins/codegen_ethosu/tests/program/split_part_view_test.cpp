@@ -4,11 +4,7 @@
 // stream check cannot see a read of the wrong written bytes, so the registers are checked here.
 #include "codegen_ethosu/registers.hpp"
 #include "decoder/command_decoder.hpp"
-#include "frontend_tflite/model_reader.hpp"
-
-#include "npu/host/plugin_host.hpp"
-#include "npu/pipeline/compiler.hpp"
-#include "test_support.hpp"
+#include "reference_compile.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -53,25 +49,11 @@ std::pair<IfmAt, IfmAt> firstOperationAndNext(const std::vector<std::uint8_t>& p
 BOOST_AUTO_TEST_SUITE(split_part_view)
 
 BOOST_AUTO_TEST_CASE(a_softmax_max_pool_reads_its_split_part_in_its_own_view_where_the_part_is) {
-  npu::PluginHost host;
-  host.loadDirectory(npu::test::buildDir() / "lib" / "npu-pipeline" / "plugins");
-  const npu::PipelineSpec spec =
-      npu::parsePipelineFile(npu::test::sourceDir() / "configs" / "reference" / "C1-cascade.yaml");
-  const npu::ResolvedPipeline pipeline = npu::resolvePipeline(spec, host, npu::defaultConfigSearchPath());
-  npu::SilentProgress progress;
-  const npu::Compilation compilation = npu::compileModel(pipeline,
-                                                         npu::test::sourceDir() / "tests" / "generated_networks" /
-                                                             "networks" / "cascade_softmax_split_part.tflite",
-                                                         progress);
+  const test::ReferenceCompiler compiler;
+  const npu::Compilation compilation = compiler.compile(npu::test::sourceDir() / "tests" / "generated_networks" /
+                                                        "networks" / "cascade_softmax_split_part.tflite");
   BOOST_TEST_REQUIRE(compilation.output.has_value());
-  const npu::Graph written = npu::tflite_frontend::readModel(compilation.output->bytes, "written.tflite");
-  std::vector<std::vector<std::uint8_t>> streams;
-  for (const npu::Operation& op : written.subgraphs.at(0).operations) {
-    if (op.attributes.get<std::string>("custom_code") == std::optional<std::string>("ethos-u")) {
-      const auto bytes = written.subgraphs.at(0).tensor(op.inputs.at(0)).bytes();
-      streams.emplace_back(bytes.begin(), bytes.end());
-    }
-  }
+  const std::vector<std::vector<std::uint8_t>> streams = test::ethosuPayloads(compilation);
   BOOST_TEST_REQUIRE(streams.size() == 3U);
   // The SOFTMAX is the last NPU region: its max pool comes first, then the Sub that reads the same part.
   const auto [pool, subtract] = firstOperationAndNext(streams.back(), Cmd0::OpPool);

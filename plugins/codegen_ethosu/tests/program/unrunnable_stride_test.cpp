@@ -4,16 +4,11 @@
 // a convolution reading a SPLIT part overflowed the IFM box arithmetic (UBSan, stream/box.cpp).
 #include "codegen_ethosu/registers.hpp"
 #include "decoder/command_decoder.hpp"
-#include "frontend_tflite/model_reader.hpp"
 #include "model_generator/tflite_model_builder.hpp"
-
-#include "npu/host/plugin_host.hpp"
-#include "npu/pipeline/compiler.hpp"
-#include "test_support.hpp"
+#include "reference_compile.hpp"
 
 #include <boost/test/unit_test.hpp>
 
-#include <fstream>
 #include <optional>
 
 using namespace ethosu::codegen;
@@ -86,26 +81,12 @@ std::optional<int> convolutionStride(const std::vector<std::uint8_t>& payload) {
 BOOST_AUTO_TEST_SUITE(unrunnable_stride)
 
 BOOST_AUTO_TEST_CASE(a_one_row_convolution_with_a_huge_height_stride_compiles_and_runs_at_stride_one) {
-  npu::test::TemporaryDirectory directory;
-  const auto file = directory.path() / "strided.tflite";
-  const auto bytes = splitThenStridedConvolution(1 << 30);
-  std::ofstream(file, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  npu::PluginHost host;
-  host.loadDirectory(npu::test::buildDir() / "lib" / "npu-pipeline" / "plugins");
-  const npu::PipelineSpec spec =
-      npu::parsePipelineFile(npu::test::sourceDir() / "configs" / "reference" / "C1-cascade.yaml");
-  const npu::ResolvedPipeline pipeline = npu::resolvePipeline(spec, host, npu::defaultConfigSearchPath());
-  npu::SilentProgress progress;
-  const npu::Compilation compilation = npu::compileModel(pipeline, file, progress);
+  const test::ReferenceCompiler compiler;
+  const npu::Compilation compilation = compiler.compile(splitThenStridedConvolution(1 << 30));
   BOOST_TEST_REQUIRE(compilation.output.has_value());
-  const npu::Graph written = npu::tflite_frontend::readModel(compilation.output->bytes, "written.tflite");
   std::optional<int> stride;
-  for (const npu::Operation& op : written.subgraphs.at(0).operations) {
-    if (op.attributes.get<std::string>("custom_code") == std::optional<std::string>("ethos-u")) {
-      const auto payload = written.subgraphs.at(0).tensor(op.inputs.at(0)).bytes();
-      stride = convolutionStride(std::vector<std::uint8_t>(payload.begin(), payload.end()));
-    }
+  for (const auto& payload : test::ethosuPayloads(compilation)) {
+    stride = convolutionStride(payload);
   }
   BOOST_TEST_REQUIRE(stride.has_value());
   const int strideYMinus1 = ((*stride >> 1) & 1) | (((*stride >> 9) & 1) << 1);
