@@ -58,6 +58,28 @@ BOOST_AUTO_TEST_CASE(a_standalone_relu_is_packed_into_its_producer_and_counted_a
   BOOST_TEST(counts.npuPasses == 1);
 }
 
+BOOST_AUTO_TEST_CASE(a_relu_reading_a_slice_of_its_producer_gives_the_packed_pass_its_own_ofm_shape) {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 8, 8, 4});
+  const TensorId conv = builder.featureMap("conv", Shape{1, 8, 8, 4});
+  const TensorId begin = builder.constant("begin", Shape{4}, DataType::Int32, {0, 2, 0, 0});
+  const TensorId size = builder.constant("size", Shape{4}, DataType::Int32, {1, 3, 8, 4});
+  const TensorId slice = builder.featureMap("slice", Shape{1, 3, 8, 4});
+  const TensorId out = builder.featureMap("relu", Shape{1, 3, 8, 4});
+  builder.conv(in, conv);
+  builder.operation(OpType::Slice, "SLICE", {conv, begin, size}, {slice});
+  builder.operation(OpType::Relu, "RELU", {slice}, {out});
+  builder.output(out);
+  const Graph lowered = lowerForTest(builder.graph, FakeAccelerator{});
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  BOOST_REQUIRE_EQUAL(subgraph.operations.size(), 1U);
+  const Operation& pass = subgraph.operations.front();
+  BOOST_TEST(pass.activation->type == OpType::Relu);
+  BOOST_TEST(subgraph.tensor(pass.ofm()).name == "relu");
+  BOOST_REQUIRE(!pass.ofmShapes.empty());
+  BOOST_TEST(pass.ofmShapes[0] == (Shape4{1, 3, 8, 4}));
+}
+
 BOOST_AUTO_TEST_CASE(a_quantize_between_integer_types_becomes_an_avgpool) {
   GraphBuilder builder;
   const TensorId in = builder.input("in", Shape{1, 4, 4, 4});
