@@ -90,6 +90,27 @@ BOOST_AUTO_TEST_CASE(a_quantize_between_integer_types_becomes_an_avgpool) {
   BOOST_TEST(describeOperations(lowered.subgraphs.front()) == std::vector<std::string>{"AvgPool:requantised"});
 }
 
+BOOST_AUTO_TEST_CASE(a_quantize_of_an_int8_constant_is_folded_in_fixed_point_as_vela_rounds_it) {
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 4, 4, 2});
+  const TensorId constant =
+      builder.constant("constant", Shape{1, 1, 1, 2}, DataType::Int8, {64, 65}, static_cast<double>(0.04916707F));
+  builder.subgraph().tensor(constant).quantisation.zeroPoint = {4};
+  const TensorId requantised =
+      builder.featureMap("requantised", Shape{1, 1, 1, 2}, DataType::Int8, static_cast<double>(0.13184454F), 7);
+  const TensorId out = builder.featureMap("out", Shape{1, 4, 4, 2});
+  builder.operation(OpType::Quantize, "QUANTIZE", {constant}, {requantised});
+  builder.operation(OpType::Add, "ADD", {in, requantised}, {out});
+  builder.output(out);
+  const Graph lowered = lowerForTest(builder.graph, FakeAccelerator{});
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  BOOST_REQUIRE_EQUAL(subgraph.operations.size(), 1U);
+  // (64 - 4) x 0.3729 = 22.375 rounds to 23 through the 31-bit multiplier's two roundings (Vela's
+  // optimise_quantize), where one rounding in double precision gives 22.
+  BOOST_TEST(subgraph.tensor(subgraph.operations[0].ifm2()).floatValues() == (std::vector<double>{30, 30}),
+             boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(identical_lookup_tables_share_one_equivalence_id) {
   GraphBuilder builder;
   const TensorId in = builder.input("in", Shape{1, 8, 8, 4});
