@@ -149,6 +149,11 @@ void packActivations(Subgraph& subgraph, VelaRelease release) {
           setCommandStreamActivation(producer, activationFromOperation(op));
         }
         producer.outputs = op.outputs;
+        // The pass writes the activation's OFM: its shape is the pass's (Vela's pass_packing takes the
+        // last operation's ofm_shapes), e.g. a ReLU reading a slice of the producer's OFM.
+        if (!op.ofmShapes.empty()) {
+          producer.ofmShapes = op.ofmShapes;
+        }
         producer.attributes.set("packed_operations",
                                 producer.attributes.getOr<std::int64_t>("packed_operations", 0) + 1);
         subgraph.operations.erase(subgraph.operations.begin() + static_cast<std::ptrdiff_t>(i));

@@ -6,6 +6,8 @@
 #include "ethosu_lowering/rewrite_support.hpp"
 
 #include "ethosu/support/vela21_support.hpp"
+#include "ethosu/weights/scale_encoding.hpp"
+#include "fixed_point.hpp"
 
 #include <tbb/parallel_for.h>
 
@@ -22,8 +24,22 @@ using namespace npu;
 
 namespace {
 
-/// QUANTIZE of a constant becomes the requantised constant (Vela optimise_quantize). Vela requantises
-/// int->int in fixed point; the doubles here round the same for every value a weight tensor holds.
+namespace fp = fixed_point;
+
+/// int->int requantisation of one value as Vela's optimise_quantize does it: the ratio of the scales as a
+/// 31-bit multiplier and shift, applied in fixed point (doubles round differently by one for some values).
+/// Empty when the shifted value leaves the 32-bit range Vela's fixed-point multiply asserts.
+std::optional<std::int64_t> requantiseInFixedPoint(std::int64_t input, const ::ethosu::weights::QuantisedScale& scale) {
+  const int leftShift = std::max(31 - scale.shift, 0);
+  const std::int64_t limit = std::int64_t{1} << (31 - std::min(leftShift, 31));
+  if (input >= limit || input < -limit) {
+    return std::nullopt;
+  }
+  return fp::multiplyByQuantizedMultiplier(input, scale.multiplier, scale.shift);
+}
+
+/// QUANTIZE of a constant becomes the requantised constant (Vela optimise_quantize): int->int in fixed
+/// point, float->int in double precision.
 bool foldConstantQuantize(Subgraph& subgraph, const Operation& op) {
   if (op.type != OpType::Quantize || op.inputs.empty() || op.outputs.empty()) {
     return false;
@@ -39,12 +55,22 @@ bool foldConstantQuantize(Subgraph& subgraph, const Operation& op) {
   }
   const double outScale = ofm.quantisation.scaleAt(0);
   const auto outZero = static_cast<double>(ofm.quantisation.zeroPointAt(0));
+  const double scaleRatio = ifm.quantisation.scaleAt(0) / outScale;
+  const bool fixedPoint = integerToInteger && std::isfinite(scaleRatio) && scaleRatio > 0;
+  const ::ethosu::weights::QuantisedScale ratio =
+      fixedPoint ? ::ethosu::weights::quantiseScale(scaleRatio) : ::ethosu::weights::QuantisedScale{};
   std::vector<std::int64_t> values;
   for (const double value : ifm.floatValues()) {
     const double real =
         integerToInteger ? (value - static_cast<double>(ifm.quantisation.zeroPointAt(0))) * ifm.quantisation.scaleAt(0)
                          : value;
-    const double quantised = integerToInteger ? std::round(real / outScale) + outZero : real / outScale + outZero;
+    double quantised = integerToInteger ? std::round(real / outScale) + outZero : real / outScale + outZero;
+    if (fixedPoint) {
+      const auto input = static_cast<std::int64_t>(value) - ifm.quantisation.zeroPointAt(0);
+      if (const auto fixed = requantiseInFixedPoint(input, ratio)) {
+        quantised = static_cast<double>(*fixed) + outZero;
+      }
+    }
     values.push_back(std::clamp(static_cast<std::int64_t>(quantised), quantisedMin(ofm.type), quantisedMax(ofm.type)));
   }
   const TensorId folded = addConstant(subgraph, ofm.name, ofm.shape, ofm.type, values, ofm.quantisation);

@@ -89,7 +89,7 @@ SchedulingGraph::SchedulingGraph(const Graph& graph, const NpuRegion& region, co
   // order, each taking its readers of the tensor away before the next is judged, so readers in earlier
   // NPU regions do not count for a network input (for the protection nor for the single reader an
   // in-place write needs), nor for any other input of the region: a feature map that an earlier region
-  // wrote and read is copied (MEMCPY) over itself in a later one. Readers in later regions still count.
+  // wrote and read is copied (MEMCPY) over itself in a later one.
   const std::set<OperationId> earlier = operationsOfEarlierRegions(graph, region);
   // A feature map that an earlier NPU subgraph wrote reaches this one through the CPU graph, whose copy
   // of it Vela always protects (rewrite_tensor_npu_producer_cpu_consumers: the producing subgraph's
@@ -100,6 +100,10 @@ SchedulingGraph::SchedulingGraph(const Graph& graph, const NpuRegion& region, co
       writtenByOtherRegions.insert(op.outputs.begin(), op.outputs.end());
     }
   }
+  // The clone this subgraph reads is read only by this subgraph's operations: readers in later regions
+  // and on the CPU count for the protection (judged on the original before they are moved) but not for
+  // the single reader an in-place write needs, so a MEMCPY (which ignores the protection) may be written
+  // over a network input that later regions also read.
   for (const TensorId input : region.inputs) {
     TensorUse& use = uses_[input];
     int consumers = use.consumers;
@@ -107,9 +111,13 @@ SchedulingGraph::SchedulingGraph(const Graph& graph, const NpuRegion& region, co
       const auto& inputs = subgraph.operation(id).inputs;
       consumers -= static_cast<int>(std::count(inputs.begin(), inputs.end(), input));
     }
-    use.consumers = consumers;
     use.writeProtected = (subgraphInputs.contains(input) && consumers > 1) || subgraphOutputs.contains(input) ||
                          writtenByOtherRegions.contains(input);
+    use.consumers = 0;
+    for (const OperationId id : region.operations) {
+      const auto& inputs = subgraph.operation(id).inputs;
+      use.consumers += static_cast<int>(std::count(inputs.begin(), inputs.end(), input));
+    }
   }
   for (std::size_t index = 0; index < region.operations.size(); ++index) {
     const OperationId id = region.operations[index];

@@ -89,4 +89,23 @@ BOOST_AUTO_TEST_CASE(an_elementwise_ofm_may_overwrite_an_input_only_it_reads) {
   BOOST_TEST(!scheduling::inputOverwrittenByOfm(view, 1, nothingConsidered).has_value());
 }
 
+BOOST_AUTO_TEST_CASE(a_memcpy_overwrites_a_network_input_that_only_later_cpu_or_npu_work_also_reads) {
+  // Vela gives each NPU subgraph its own copy of an input, read only by that subgraph's operations, and a
+  // MEMCPY ignores the write protection of a network input with several readers.
+  test::GraphBuilder builder;
+  const TensorId input = builder.input({1, 8, 8, 16});
+  const TensorId copy = builder.memcpy(input);
+  const TensorId pooled = builder.maxPool(input);
+  builder.output(copy);
+  builder.output(pooled);
+  Graph graph = builder.build();
+  graph.subgraphs[0].operations.back().placement = Placement::Cpu;
+  const test::FakeSchedulingAccelerator accelerator;
+  const auto regions = test::npuRegions(graph);
+  BOOST_TEST_REQUIRE(regions.size() == 1U);
+  const SchedulingGraph view(graph, regions.front(), accelerator);
+  BOOST_TEST(view.use(input).writeProtected);
+  BOOST_TEST(scheduling::inputOverwrittenByOfm(view, 0).value_or(kNoTensor) == input);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

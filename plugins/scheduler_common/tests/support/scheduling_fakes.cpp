@@ -287,6 +287,10 @@ TensorId GraphBuilder::maxPool(TensorId ifm, int kernel, int stride, const std::
                 Kernel{kernel, kernel, stride, stride, 1, 1});
 }
 
+TensorId GraphBuilder::memcpy(TensorId ifm, const std::string& name) {
+  return append(OpType::Memcpy, "RESHAPE", nextName("memcpy", name), {ifm}, shapeOf(ifm));
+}
+
 TensorId GraphBuilder::add(TensorId a, TensorId b, const std::string& name) {
   return append(OpType::Add, "ADD", nextName("add", name), {a, b}, shapeOf(a));
 }

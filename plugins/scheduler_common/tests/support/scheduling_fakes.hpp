@@ -75,6 +75,8 @@ public:
   TensorId conv(TensorId ifm, int depth, int kernel = 3, int stride = 1, const std::string& name = "");
   TensorId depthwise(TensorId ifm, int kernel = 3, int stride = 1, const std::string& name = "");
   TensorId maxPool(TensorId ifm, int kernel = 2, int stride = 2, const std::string& name = "");
+  /// A copy of a feature map (a bypassed RESHAPE that must be materialised).
+  TensorId memcpy(TensorId ifm, const std::string& name = "");
   /// Elementwise addition of two feature maps.
   TensorId add(TensorId a, TensorId b, const std::string& name = "");
   /// Elementwise addition of a feature map and a per-channel constant (the constant as `constantFirst`
