@@ -62,10 +62,14 @@ std::string Box::str() const {
 // strides, skirts and offsets are not bounded by the hardware before this point (an OFM of one row accepts
 // any height stride), and a product of two of them must not overflow.
 IfmBox ifmBoxFor(const Box& ofmBox, const IfmBoxQuery& query) {
-  if (query.upscaling > 1 && query.readOffset) {
-    // An upscaling operation reading a split part: its OFM rows map onto the part's rows, so the box is
-    // found within the part and then moved to where the part starts (Vela adds the part's offset to
-    // the OFM box before it undoes the upscaling, which reads outside the part).
+  if (query.readOffset && (query.upscaling > 1 || query.skirt)) {
+    // A kernel operation reading a split part: its OFM maps onto the part, so the box is found within
+    // the part (its strides, padding and edges) and then moved to where the part starts. Vela adds the
+    // part's offset to the OFM box first, then strides, pads and clamps in the whole tensor: with a
+    // stride above 1 the offset is multiplied by it (a stride-2 CONV_2D of a STRIDED_SLICE from width 4
+    // reads from width 8, past the part's end into the next tile), padding at the part's edges reads
+    // its neighbours' rows, and an upscaled part reads outside the part. Where the stride is 1 and no
+    // padding meets a part edge inside the tensor, both give the same box.
     IfmBoxQuery within = query;
     within.ifmShape = query.readShape.value_or(query.ifmShape);
     within.readOffset.reset();
