@@ -135,6 +135,11 @@ std::vector<Operation> upscaleAndAveragePool(Subgraph& subgraph, const Operation
   } else {
     setDefaultShapes(subgraph, last);
   }
+  // The resize writes its own OFM shape, not the one a RESHAPE bypassed after it gave the tensor. Vela
+  // takes the tensor's (its clones set their shapes from the tensors): random_354's 4x4x21 -> 8x8x21
+  // resize then pools a 2x2x1344 IFM of a 336-byte tensor into one 1x1x1344 pixel, reading memory
+  // nothing wrote. With its own shape the tensor is read in another shape, so it stays linear.
+  last.ofmShapes = {ofmShape};
   result.push_back(std::move(last));
   return result;
 }
