@@ -253,12 +253,40 @@ ConsumerIndex indexConsumers(const Subgraph& subgraph) {
   return index;
 }
 
+/// A FULLY_CONNECTED sees its IFM as [N, 1, 1, C]: it cannot read a part of a tensor in place in that
+/// view when the part is not one run of bytes of its source. Vela moves the read regardless, and its
+/// command stream then reads 1x1xC of the part with weights encoded for the whole part (random_349: a
+/// [1, 20, 2, 6] part of [1, 20, 12, 6] read as [1, 1, 1, 240]), a program that computes something else;
+/// such a part is copied into a tensor of its own instead, as Vela does for readers that cannot take a
+/// read. A part that is one run of bytes moves as in Vela (code generation addresses it in the view).
+bool fullyConnectedCanReadPartInPlace(const Operation& read, const Shape4& view) {
+  const Shape4& source = read.ifmShapes[0];
+  const Shape4& part = read.readShapes[0].value_or(read.ofmShapes[0]);
+  if (view == part) {
+    return true;
+  }
+  for (int first = 0; first < 4; ++first) { // the first axis the part does not span whole
+    bool contiguous = true;
+    for (int axis = 0; axis < 4; ++axis) {
+      contiguous = contiguous && !(axis < first && part[axis] != 1) && !(axis > first && part[axis] != source[axis]);
+    }
+    if (contiguous) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool readCanMoveToConsumers(const Subgraph& subgraph, const Operation& read, const std::set<OperationId>& consumers) {
   if (read.ofmShapes[0] != shape4Of(subgraph, read.ofm()) || isSubgraphOutput(subgraph, read.ofm())) {
     return false;
   }
   return !consumers.empty() && std::all_of(consumers.begin(), consumers.end(), [&](OperationId id) {
     const Operation& consumer = subgraph.operation(id);
+    if (consumer.type == OpType::FullyConnected && consumer.ifm() == read.ofm() && !consumer.ifmShapes.empty() &&
+        !fullyConnectedCanReadPartInPlace(read, consumer.ifmShapes[0])) {
+      return false;
+    }
     return consumer.placement == Placement::Npu && !is(consumer.type, OpCategory::MemoryOnly) &&
            consumer.sourceType != "TRANSPOSE" &&
            (consumer.ifm() == read.ofm() || (isBinaryElementwise(consumer.type) && consumer.ifm2() == read.ofm()));
