@@ -51,7 +51,9 @@ RewriteResult fixupTranspose(Subgraph& subgraph, const Operation& op) {
       op.inputs.size() > 1 && op.inputs[1] != kNoTensor && subgraph.tensor(op.inputs[1]).isConstant()
           ? subgraph.tensor(op.inputs[1]).integerValues()
           : std::vector<std::int64_t>{};
-  copy.inputs = {op.ifm()};
+  // The permutation stays an input, as in Vela's fixup_transpose (it rewrites the operator in place): the
+  // constant then takes its place in the read-only area.
+  copy.inputs = op.inputs;
   copy.outputs = op.outputs;
   const Shape4 view = transposeView(subgraph.tensor(op.ifm()).shape, permutation);
   // The AvgPool loops over the OFM shape, so it must equal the IFM's to read all of it.
@@ -59,8 +61,11 @@ RewriteResult fixupTranspose(Subgraph& subgraph, const Operation& op) {
   copy.ofmShapes = {view};
   copy.readOffsets = op.readOffsets;
   copy.readShapes = op.readShapes;
-  // Swapping strides only works in the linear format; see chooseTensorFormats.
   copy.attributes.set("ofm_swap_hw_strides", true);
+  // Vela's fixup_transpose marks this tensor, not the operation, linear (force_linear_format): an
+  // activation fused into the AvgPool later makes its own output the OFM, which is not marked and is
+  // then written in bricks (swapped strides address bricks as well). See chooseTensorFormats.
+  copy.attributes.set("linear_ofm_tensor", static_cast<std::int64_t>(op.ofm()));
   return std::vector<Operation>{copy};
 }
 
