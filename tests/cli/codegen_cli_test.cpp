@@ -189,4 +189,39 @@ BOOST_AUTO_TEST_CASE(a_fully_connected_layer_of_a_strided_split_part_reads_a_cop
   BOOST_TEST(lowered.output.find("AvgPool (SPLIT") != std::string::npos, lowered.output);
 }
 
+BOOST_AUTO_TEST_CASE(a_memory_copy_of_a_part_not_on_sixteen_bytes_copies_the_part_not_the_whole_source) {
+  // npu-model-gen random --seed 53: a RESHAPE of a STRIDED_SLICE part becomes a MEMCPY; Vela's DMA copies
+  // the whole source from its start, past the destination (code generation's check refused our copy of
+  // that program). The part does not start on 16 bytes, so it is copied by an AvgPool first.
+  const fs::path folder = scratchDirectory("memcpy_part");
+  const fs::path model = folder / "memcpy_of_part.tflite";
+  const Result made = run(quoted(binary("npu-model-gen")) +
+                          " random --seed 53 --operators 3 --kinds fully-connected,split,split-v,strided-slice,slice "
+                          "--no-cpu -o " +
+                          quoted(model));
+  BOOST_TEST_REQUIRE(made.exitCode == 0, made.output);
+  for (const char* pipeline : {"C1-cascade.yaml", "C3-cascade.yaml"}) {
+    const Result compiled = compile(pipeline, model, folder / pipeline);
+    BOOST_TEST_REQUIRE(compiled.exitCode == 0, compiled.output);
+    const Result checked = run(quoted(binary("npu-pipeline")) + " inspect --check " +
+                               quoted(folder / pipeline / "memcpy_of_part_vela.tflite"));
+    BOOST_TEST(checked.exitCode == 0, checked.output);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_memory_copy_of_a_channel_part_reads_a_copy_of_the_part) {
+  // random_485 of the differential: a MEAN over a one-wide axis (a MEMCPY) of half the channels of a SPLIT.
+  // No DMA copies a part that is not one run of bytes (Vela's copies the whole 1088-byte input into the
+  // 544-byte output): an AvgPool copies the part first.
+  const fs::path model =
+      npu::test::sourceDir() / "tests" / "generated_networks" / "networks" / "cascade_memcpy_of_channel_part.tflite";
+  const Result lowered =
+      run(quoted(binary("npu-pipeline")) + " inspect --pipeline " +
+          quoted(npu::test::sourceDir() / "configs" / "reference" / "C1-cascade.yaml") + " --lowered " + quoted(model));
+  BOOST_TEST_REQUIRE(lowered.exitCode == 0, lowered.output);
+  BOOST_TEST(lowered.output.find("AvgPool (SPLIT)") != std::string::npos, lowered.output);
+  BOOST_TEST(lowered.output.find("Memcpy (MEAN)                           int8[1x36x1x15]") != std::string::npos,
+             lowered.output);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

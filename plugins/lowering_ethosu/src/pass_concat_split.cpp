@@ -253,19 +253,12 @@ ConsumerIndex indexConsumers(const Subgraph& subgraph) {
   return index;
 }
 
-/// A FULLY_CONNECTED sees its IFM as [N, 1, 1, C]: it cannot read a part of a tensor in place in that
-/// view when the part is not one run of bytes of its source. Vela moves the read regardless, and its
-/// command stream then reads 1x1xC of the part with weights encoded for the whole part (random_349: a
-/// [1, 20, 2, 6] part of [1, 20, 12, 6] read as [1, 1, 1, 240]), a program that computes something else;
-/// such a part is copied into a tensor of its own instead, as Vela does for readers that cannot take a
-/// read. A part that is one run of bytes moves as in Vela (code generation addresses it in the view).
-bool fullyConnectedCanReadPartInPlace(const Operation& read, const Shape4& view) {
+/// Whether a split/slice part is one run of bytes of its (NHWC) source: the axes before the first one
+/// it does not span whole are 1, the axes after it whole.
+bool partIsOneRun(const Operation& read) {
   const Shape4& source = read.ifmShapes[0];
   const Shape4& part = read.readShapes[0].value_or(read.ofmShapes[0]);
-  if (view == part) {
-    return true;
-  }
-  for (int first = 0; first < 4; ++first) { // the first axis the part does not span whole
+  for (int first = 0; first < 4; ++first) {
     bool contiguous = true;
     for (int axis = 0; axis < 4; ++axis) {
       contiguous = contiguous && !(axis < first && part[axis] != 1) && !(axis > first && part[axis] != source[axis]);
@@ -277,18 +270,43 @@ bool fullyConnectedCanReadPartInPlace(const Operation& read, const Shape4& view)
   return false;
 }
 
+/// Whether a consumer can read a part of a tensor in place. A FULLY_CONNECTED sees its IFM as
+/// [N, 1, 1, C], and a MEMCPY is a DMA of one run of bytes: neither can read a part that is not one run
+/// of its source. Vela moves the read regardless: its FULLY_CONNECTED then reads 1x1xC of the part with
+/// weights encoded for the whole part (random_349: a [1, 20, 2, 6] part of [1, 20, 12, 6] read as
+/// [1, 1, 1, 240]), and its MEMCPY copies the whole source from its start (random_485: a MEAN over a
+/// one-wide axis of half the channels of a SPLIT copies all 1088 bytes of the input into 544), programs
+/// that compute something else; a DMA also needs the part to start on 16 bytes. Such a part is copied into a tensor of
+/// its own instead, as Vela does for readers that cannot take a read. A part that is one run of bytes moves as in Vela.
+bool consumerCanReadPartInPlace(const Subgraph& subgraph, const Operation& read, const Operation& consumer) {
+  if (consumer.ifm() != read.ofm()) {
+    return true;
+  }
+  if (consumer.type == OpType::Memcpy) {
+    // The DMA's source address must also be a multiple of 16 bytes (the tensor's base is).
+    const Shape4& source = read.ifmShapes[0];
+    const Shape4 offset = read.readOffsets[0].value_or(Shape4{0, 0, 0, 0});
+    const std::int64_t start =
+        (((std::int64_t{offset.batch} * source.height + offset.height) * source.width + offset.width) * source.depth +
+         offset.depth) *
+        bytesOf(subgraph.tensor(read.ifm()).type);
+    return partIsOneRun(read) && start % 16 == 0;
+  }
+  if (partIsOneRun(read)) {
+    return true;
+  }
+  return consumer.type != OpType::FullyConnected || consumer.ifmShapes.empty() ||
+         consumer.ifmShapes[0] == read.readShapes[0].value_or(read.ofmShapes[0]);
+}
+
 bool readCanMoveToConsumers(const Subgraph& subgraph, const Operation& read, const std::set<OperationId>& consumers) {
   if (read.ofmShapes[0] != shape4Of(subgraph, read.ofm()) || isSubgraphOutput(subgraph, read.ofm())) {
     return false;
   }
   return !consumers.empty() && std::all_of(consumers.begin(), consumers.end(), [&](OperationId id) {
     const Operation& consumer = subgraph.operation(id);
-    if (consumer.type == OpType::FullyConnected && consumer.ifm() == read.ofm() && !consumer.ifmShapes.empty() &&
-        !fullyConnectedCanReadPartInPlace(read, consumer.ifmShapes[0])) {
-      return false;
-    }
     return consumer.placement == Placement::Npu && !is(consumer.type, OpCategory::MemoryOnly) &&
-           consumer.sourceType != "TRANSPOSE" &&
+           consumer.sourceType != "TRANSPOSE" && consumerCanReadPartInPlace(subgraph, read, consumer) &&
            (consumer.ifm() == read.ofm() || (isBinaryElementwise(consumer.type) && consumer.ifm2() == read.ofm()));
   });
 }

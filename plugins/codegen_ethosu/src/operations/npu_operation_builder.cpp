@@ -241,11 +241,23 @@ DmaOperation dmaOperation(const DmaCommand& dma, const OperationInfo& info, cons
     const npu::Shape4 shape = info.ifm.shape;
     const Strides sourceStrides = stridesOf(info.ifm.storage, shape);
     const Strides destinationStrides = stridesOf(info.ofm.storage, info.ofm.shape);
-    const Box whole = Box::whole(shape);
-    const std::int64_t source = addressOf(info.ifm.storage, whole.start, sourceStrides, shape);
-    const std::int64_t destination = addressOf(info.ofm.storage, whole.start, destinationStrides, info.ofm.shape);
+    // A part of a split or slice (the lowering moves only a part that is one run of bytes into a copy)
+    // is copied from where it starts; Vela copies the whole source from its start, past the part and
+    // past the destination's end.
+    Box copied = Box::whole(shape);
+    if (info.ifmReadOffset) {
+      const npu::Shape4 part = info.ifmReadShape.value_or(shape);
+      for (int axis = 0; axis < 4; ++axis) {
+        const auto a = static_cast<std::size_t>(axis);
+        copied.start[a] = (*info.ifmReadOffset)[axis];
+        copied.end[a] = copied.start[a] + part[axis];
+      }
+    }
+    const std::int64_t source = addressOf(info.ifm.storage, copied.start, sourceStrides, shape);
+    const std::int64_t destination =
+        addressOf(info.ofm.storage, Box::whole(info.ofm.shape).start, destinationStrides, info.ofm.shape);
     const std::int64_t bytes =
-        npu::roundUp(addressOf(info.ifm.storage, whole.end, sourceStrides, shape, true) - source, 16);
+        npu::roundUp(addressOf(info.ifm.storage, copied.end, sourceStrides, shape, true) - source, 16);
     npuOp.name = info.ofm.storage.name;
     npuOp.source = AddressRange{info.ifm.storage.region, source, bytes};
     npuOp.destination = AddressRange{info.ofm.storage.region, destination, bytes};
