@@ -283,13 +283,15 @@ bool consumerCanReadPartInPlace(const Subgraph& subgraph, const Operation& read,
     return true;
   }
   if (consumer.type == OpType::Memcpy) {
-    // The DMA's source address must also be a multiple of 16 bytes (the tensor's base is).
+    // The DMA's source address must also be a multiple of 16 bytes (the tensor's base is): the part's
+    // byte offset, computed modulo 16 (a model's shapes are not bounded here).
     const Shape4& source = read.ifmShapes[0];
     const Shape4 offset = read.readOffsets[0].value_or(Shape4{0, 0, 0, 0});
-    const std::int64_t start =
-        (((std::int64_t{offset.batch} * source.height + offset.height) * source.width + offset.width) * source.depth +
-         offset.depth) *
-        bytesOf(subgraph.tensor(read.ifm()).type);
+    std::int64_t start = 0;
+    for (int axis = 0; axis < 4; ++axis) {
+      start = (start * (source[axis] % 16) + offset[axis] % 16) % 16;
+    }
+    start = start * bytesOf(subgraph.tensor(read.ifm()).type);
     return partIsOneRun(read) && start % 16 == 0;
   }
   if (partIsOneRun(read)) {
