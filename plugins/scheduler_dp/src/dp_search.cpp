@@ -197,7 +197,7 @@ Candidates DpSearch::graduate(StreamingStrategy kind, std::int64_t sramUsed, con
   Candidates result;
   for (const Candidate& candidate : data) {
     if (candidate.strategy->sramUsed + sramUsed > weights_.sramLimit ||
-        candidate.set->maxSramUsed > weights_.sramLimit) {
+        std::max(candidate.set->maxSramUsed, weights_.setSramFloor) > weights_.sramLimit) {
       continue;
     }
     auto strategy = std::make_shared<Strategy>(*candidate.strategy);
