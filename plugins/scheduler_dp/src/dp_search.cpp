@@ -433,6 +433,10 @@ StripedPass DpSearch::stripedPass(int index, int block) const {
   StripedPass striped;
   striped.ifm = pass.shapes.ifm;
   striped.ofm = pass.shapes.ofm;
+  if (op.writeOffset && pass.ofm != kNoTensor) {
+    striped.ofmTensor = Shape4::fromShape(subgraph.tensor(pass.ofm).shape);
+    striped.ofmOffset = *op.writeOffset;
+  }
   striped.ifmElementBytes = pass.ifm == kNoTensor ? 1 : bytesOf(subgraph.tensor(pass.ifm).type);
   striped.ofmElementBytes = pass.ofm == kNoTensor ? 1 : bytesOf(subgraph.tensor(pass.ofm).type);
   striped.kernel = op.kernel.value_or(Kernel{});
