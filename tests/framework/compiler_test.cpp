@@ -116,6 +116,37 @@ BOOST_AUTO_TEST_CASE(constants_are_laid_out_first_and_never_handed_to_the_alloca
   BOOST_TEST(report.memoryUsed[static_cast<std::size_t>(npu::MemoryArea::Sram)] == 16 + 5 * 1024);
 }
 
+/// The fake's schedules with every region's operations run last to first (as Vela 2.1's DP scheduler may
+/// order a region's passes otherwise than the subgraph lists them).
+class ReversingScheduler final : public npu::SchedulerPlugin {
+public:
+  npu::Schedule schedule(const npu::ScheduleRequest& request) const override {
+    npu::Schedule schedule = npu::test::FakeScheduler{}.schedule(request);
+    std::reverse(schedule.operations.begin(), schedule.operations.end());
+    std::reverse(schedule.region.operations.begin(), schedule.region.operations.end());
+    return schedule;
+  }
+};
+
+BOOST_AUTO_TEST_CASE(a_region_run_out_of_operation_order_keeps_its_own_place_in_the_network_timeline) {
+  const FakePipeline inOrder;
+  FakePipeline reversed;
+  ReversingScheduler scheduler;
+  reversed.pipeline.stages[1].implementation = &scheduler;
+  const auto expected = inOrder.compile().addresses.entries;
+  const auto entries = reversed.compile().addresses.entries;
+  // No operation of the region is taken for a CPU operator with a step of its own: every buffer keeps
+  // the times it has when the region runs in order.
+  BOOST_REQUIRE_EQUAL(entries.size(), expected.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    BOOST_TEST_CONTEXT(entries[i].name) {
+      BOOST_TEST(entries[i].name == expected[i].name);
+      BOOST_TEST(entries[i].start == expected[i].start);
+      BOOST_TEST(entries[i].end == expected[i].end);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_schedule_over_the_fast_storage_limit_is_a_compile_error_naming_the_operation) {
   const FakePipeline fake("2KiB");
   try {

@@ -37,10 +37,17 @@ public:
   NetworkTimeline(const Graph& graph, int subgraphIndex, const std::vector<Schedule>& schedules,
                   const Accelerator& accelerator)
       : subgraph_(graph.subgraphs.at(static_cast<std::size_t>(subgraphIndex))), accelerator_(accelerator) {
+    // A region covers a run of the subgraph's operations, which its schedule may run in another order
+    // (Vela 2.1's DP scheduler visits predecessors first): it starts at its lowest operation, and the
+    // timeline goes on after its highest.
     std::map<OperationId, std::size_t> regionAt;
+    std::map<std::size_t, OperationId> regionEnd;
     for (std::size_t s = 0; s < schedules.size(); ++s) {
-      if (schedules[s].region.subgraph == subgraphIndex && !schedules[s].region.operations.empty()) {
-        regionAt[schedules[s].region.operations.front()] = s;
+      const auto& operations = schedules[s].region.operations;
+      if (schedules[s].region.subgraph == subgraphIndex && !operations.empty()) {
+        const auto [lowest, highest] = std::minmax_element(operations.begin(), operations.end());
+        regionAt[*lowest] = s;
+        regionEnd[s] = *highest;
       }
     }
     // Vela's subgraphs start with their startup pass (placeholders and constants) at time 0: the inputs
@@ -65,7 +72,7 @@ public:
         // A step of two time units per operation when the schedule has its own timeline, else one.
         const std::size_t last = schedule.operations.size() - 1;
         time += schedule.operations.empty() ? 0 : schedule.timeOf(last) + (schedule.operationTimes.empty() ? 1 : 2);
-        op = schedule.region.operations.back() + 1;
+        op = regionEnd.at(it->second) + 1;
         continue;
       }
       steps_.emplace_back(time, op);

@@ -186,6 +186,43 @@ void packActivations(Subgraph& subgraph, VelaRelease release) {
   }
 }
 
+/// Vela 2.1.1's pack_into_passes packs post-operations (RELUs, and LOGISTIC, TANH and QUANTIZE, which
+/// it fuses with no main operation) into one pass as long as it meets no main operation: a chain of them,
+/// each the only reader of the one before, is one AvgPool nop pass from the first one's IFM to the last
+/// one's OFM, named after the first (build_pass, create_primary_op). Merges each such nop into the nop
+/// that produces its IFM.
+void mergePostOperationChains(Subgraph& subgraph) {
+  const auto isNop = [](const Operation& op) {
+    return op.placement == Placement::Npu && op.attributes.getOr<bool>("pass_primary_nop", false);
+  };
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+    const Operation& op = subgraph.operations[i];
+    if (!isNop(op) || op.inputs.empty()) {
+      continue;
+    }
+    const auto producers = producersOf(subgraph, op.ifm());
+    if (producers.size() != 1 || static_cast<std::size_t>(producers.front()) == i) {
+      continue;
+    }
+    Operation& producer = subgraph.operation(producers.front());
+    const bool packable =
+        isNop(producer) && producer.outputs.size() == 1 && consumerCount(subgraph, producer.ofm()) == 1 &&
+        (producer.ofmShapes.empty() || op.ifmShapes.empty() || producer.ofmShapes[0] == op.ifmShapes[0]);
+    if (!packable) {
+      continue;
+    }
+    producer.outputs = op.outputs;
+    producer.ofmShapes = op.ofmShapes;
+    if (op.activation) {
+      producer.activation = op.activation; // the last activation of the pass is the one it runs
+    }
+    producer.attributes.set("packed_operations", producer.attributes.getOr<std::int64_t>("packed_operations", 1) +
+                                                     op.attributes.getOr<std::int64_t>("packed_operations", 1));
+    subgraph.operations.erase(subgraph.operations.begin() + static_cast<std::ptrdiff_t>(i));
+    --i;
+  }
+}
+
 /// Vela's pass order: a walk from the outputs that emits an operation once every reader of its outputs
 /// has been emitted, reversed.
 std::vector<std::size_t> velaPassOrder(const Subgraph& subgraph) {
@@ -373,6 +410,9 @@ void keepUnloweredOperationsOnCpu(Subgraph& subgraph) {
 
 void packPasses(Subgraph& subgraph, const LoweringContext& context) {
   packActivations(subgraph, context.release);
+  if (context.release == VelaRelease::V2_1) {
+    mergePostOperationChains(subgraph);
+  }
   keepUnloweredOperationsOnCpu(subgraph);
   // Vela 2.1.1's pack_into_passes keeps its walk's order: it does not group CPU passes.
   const std::vector<std::size_t> walk = velaPassOrder(subgraph);

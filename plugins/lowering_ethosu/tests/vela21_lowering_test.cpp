@@ -43,6 +43,24 @@ BOOST_AUTO_TEST_CASE(a_reshape_whose_input_has_another_reader_is_removed_where_v
   BOOST_TEST(lowered.tensor(lowered.operations[1].ifm()).name == "flat");
 }
 
+BOOST_AUTO_TEST_CASE(a_chain_of_post_operations_is_one_pass_named_after_its_first) {
+  // 2.1.1's pack_into_passes packs a TANH and the RELU before it (no main operation between them) into
+  // one AvgPool nop pass from the RELU's IFM to the TANH's OFM; 3.10 keeps two passes.
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 4, 4, 8}, DataType::Int16);
+  const TensorId relu = builder.featureMap("relu", Shape{1, 4, 4, 8}, DataType::Int16);
+  const TensorId out = builder.featureMap("out", Shape{1, 4, 4, 8}, DataType::Int16);
+  builder.operation(OpType::Relu, "RELU", {in}, {relu});
+  builder.operation(OpType::Tanh, "TANH", {relu}, {out});
+  builder.output(out);
+  const Subgraph lowered = lowerAsVela21(builder.graph, FakeAccelerator{}).subgraphs.front();
+  BOOST_REQUIRE_EQUAL(lowered.operations.size(), 1U);
+  BOOST_TEST(lowered.operations[0].name == "relu_avgpool");
+  BOOST_TEST(lowered.tensor(lowered.operations[0].ifm()).name == "in");
+  BOOST_TEST(lowered.tensor(lowered.operations[0].ofm()).name == "out");
+  BOOST_TEST(lowerForTest(builder.graph, FakeAccelerator{}).subgraphs.front().operations.size() == 2U);
+}
+
 BOOST_AUTO_TEST_CASE(a_reshape_next_to_a_cpu_operation_runs_on_the_cpu_instead_of_reshaping_its_tensor) {
   FakeAccelerator accelerator;
   accelerator.fakeSupport.unsupported[OpType::Tanh] = "not on this NPU";

@@ -45,6 +45,7 @@ Schedule scheduleRegion(const ScheduleRequest& request, const DpOptions& options
   weights.blockHeightInFrontier = options.paretoMetric == ParetoMetric::BandwidthCyclesMemoryBlockHeight;
   weights.maxCandidates = options.paretoMaxCandidates;
   weights.sramLimit = sramLimit;
+  weights.setSramFloor = graph.startupSram();
   DpSearch search(graph, evaluator, options, weights, &request.progress);
   const StrategySetPtr best = search.run();
 

@@ -197,7 +197,7 @@ Candidates DpSearch::graduate(StreamingStrategy kind, std::int64_t sramUsed, con
   Candidates result;
   for (const Candidate& candidate : data) {
     if (candidate.strategy->sramUsed + sramUsed > weights_.sramLimit ||
-        candidate.set->maxSramUsed > weights_.sramLimit) {
+        std::max(candidate.set->maxSramUsed, weights_.setSramFloor) > weights_.sramLimit) {
       continue;
     }
     auto strategy = std::make_shared<Strategy>(*candidate.strategy);
@@ -433,6 +433,10 @@ StripedPass DpSearch::stripedPass(int index, int block) const {
   StripedPass striped;
   striped.ifm = pass.shapes.ifm;
   striped.ofm = pass.shapes.ofm;
+  if (op.writeOffset && pass.ofm != kNoTensor) {
+    striped.ofmTensor = Shape4::fromShape(subgraph.tensor(pass.ofm).shape);
+    striped.ofmOffset = *op.writeOffset;
+  }
   striped.ifmElementBytes = pass.ifm == kNoTensor ? 1 : bytesOf(subgraph.tensor(pass.ifm).type);
   striped.ofmElementBytes = pass.ofm == kNoTensor ? 1 : bytesOf(subgraph.tensor(pass.ofm).type);
   striped.kernel = op.kernel.value_or(Kernel{});

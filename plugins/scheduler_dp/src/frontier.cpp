@@ -31,11 +31,11 @@ double weightedBandwidth(const Metrics& open, const Metrics* added, const Metric
 CandidateFigures figures(double bandwidth, double strategyCycles, std::int64_t strategySram, int blockHeight,
                          const StrategySet& set, const CandidateWeights& weights) {
   const double cycles = strategyCycles + set.metrics.cycle(CycleComponent::Total);
+  const std::int64_t setSram = std::max(set.maxSramUsed, weights.setSramFloor);
   CandidateFigures result;
-  result.values = {bandwidth + cycles * weights.cycles, static_cast<double>(set.maxSramUsed),
-                   static_cast<double>(strategySram),
+  result.values = {bandwidth + cycles * weights.cycles, static_cast<double>(setSram), static_cast<double>(strategySram),
                    weights.blockHeightInFrontier ? static_cast<double>(blockHeight) : 0.0};
-  result.sramUsed = std::max(set.maxSramUsed, strategySram);
+  result.sramUsed = std::max(setSram, strategySram);
   result.metric = static_cast<double>(result.sramUsed) * weights.maxSramUsed + bandwidth + cycles * weights.cycles;
   return result;
 }

@@ -23,6 +23,9 @@ struct CandidateWeights {
   bool blockHeightInFrontier = false;
   int maxCandidates = 16;
   std::int64_t sramLimit = 0;
+  /// Bytes no strategy set's peak is below: Vela's region begins with a startup pass whose strategy
+  /// holds the region's inputs and is part of every set (PassGraph::startupSram).
+  std::int64_t setSramFloor = 0;
 
   /// Vela 2.1's weights: SRAM 1, DRAM 10, on-chip flash 2, off-chip flash 20; no memory weight when
   /// feature maps spill to a separate fast storage.

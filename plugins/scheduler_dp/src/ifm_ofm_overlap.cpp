@@ -16,6 +16,22 @@ int stripeHeight(const StripedPass& pass) {
   return std::max(pass.blockHeight, 1);
 }
 
+/// Bytes up to the end of what a pass has written once its first `rows` OFM rows exist: the address
+/// just past the last element of that box in the tensor it writes into (Vela's
+/// address_offset_for_coordinate of the box's end, is_top_box), so a concatenation copy counts from
+/// the start of the whole tensor to its own offset.
+std::int64_t writtenBytes(const StripedPass& pass, std::int64_t rows) {
+  if (pass.ofmTensor.height <= 0) {
+    return rows * rowBytes(pass.ofm, pass.ofmElementBytes);
+  }
+  const Shape4& tensor = pass.ofmTensor;
+  const Shape4& offset = pass.ofmOffset;
+  const std::int64_t lastRow = rows + offset.height - 1;
+  const std::int64_t lastColumn = std::int64_t{offset.width} + pass.ofm.width - 1;
+  const std::int64_t elements = (lastRow * tensor.width + lastColumn) * tensor.depth + offset.depth + pass.ofm.depth;
+  return elements * pass.ofmElementBytes;
+}
+
 /// OFM rows a pass has produced after it was asked for `rows`: whole stripes, at most all rows.
 std::int64_t producedRows(const StripedPass& pass, std::int64_t rows) {
   if (rows <= 0) {
@@ -58,7 +74,6 @@ std::int64_t allowedIfmOfmOverlap(const StripedPass& first, const StripedPass& l
                                   std::span<const std::int32_t> firstPassRows, std::int64_t ifmStorageBytes,
                                   std::int64_t ofmStorageBytes) {
   const std::int64_t ifmRowBytes = rowBytes(first.ifm, first.ifmElementBytes);
-  const std::int64_t ofmRowBytes = rowBytes(last.ofm, last.ofmElementBytes);
   const std::int64_t lastHeight = stripeHeight(last);
   const std::int64_t firstHeight = stripeHeight(first);
   std::int64_t least = std::numeric_limits<std::int64_t>::max();
@@ -70,7 +85,7 @@ std::int64_t allowedIfmOfmOverlap(const StripedPass& first, const StripedPass& l
     const std::int64_t end = std::min(begin + lastHeight, std::int64_t{last.ofm.height});
     if (onePass) {
       // The pass reads its stripe, writes it, and only then releases the rows it read.
-      written = std::max(written, end * ofmRowBytes);
+      written = std::max(written, writtenBytes(last, end));
       least =
           std::min(least, overlapAllowed(written, ifmRowsRead(first, begin, end).begin * ifmRowBytes, ofmStorageBytes));
       continue;
@@ -89,7 +104,7 @@ std::int64_t allowedIfmOfmOverlap(const StripedPass& first, const StripedPass& l
              ifmRowBytes;
       firstStripes = stripes;
     }
-    written = std::max(written, end * ofmRowBytes);
+    written = std::max(written, writtenBytes(last, end));
     least = std::min(least, overlapAllowed(written, read, ofmStorageBytes));
   }
   return least == std::numeric_limits<std::int64_t>::max() ? 0 : std::max<std::int64_t>(least, 0);

@@ -25,6 +25,10 @@ namespace npu::dp {
 struct StripedPass {
   Shape4 ifm; ///< the IFM the pass reads (4D, linear layout)
   Shape4 ofm;
+  /// The tensor the OFM is written into and where (a concatenation copy writes a part of it); a zero
+  /// height means the OFM itself at the origin.
+  Shape4 ofmTensor{0, 0, 0, 0};
+  Shape4 ofmOffset{0, 0, 0, 0};
   int ifmElementBytes = 1;
   int ofmElementBytes = 1;
   Kernel kernel;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "pass_graph.hpp"
 
+#include "vela21_overwrite.hpp"
+
 #include "scheduler_common/scheduling_graph.hpp"
 
 #include "npu/core/diagnostics.hpp"
@@ -280,13 +282,15 @@ std::string PassGraph::describe(int index) const {
 }
 
 void PassGraph::computeNonLocalUsage() {
-  // live_range.extract_live_ranges_from_passes over the searched memory: pass i runs at time 2i; a
-  // tensor is live from its first to its last use; an elementwise OFM may share its IFM's range.
-  // Sharing a range does not save memory here: Vela 2.1 (scheduler.calc_non_local_mem_usage) adds
-  // every tensor's size over its whole range, so a fused OFM counts from its IFM's first use on.
+  // live_range.extract_live_ranges_from_passes over the searched memory. Vela's NPU subgraph begins
+  // with a startup pass at time 0 that produces the region's inputs (extract_npu_subgraphs), so pass i
+  // runs at time 2i + 2 and the inputs are live from time 0; a tensor is live from its first to its
+  // last use; an elementwise OFM may share its IFM's range. Sharing a range does not save memory here:
+  // Vela 2.1 (scheduler.calc_non_local_mem_usage) adds every tensor's size over its whole range, so a
+  // fused OFM counts from its IFM's first use on.
   const Subgraph& subgraph = *subgraph_;
   const int count = size();
-  const std::int64_t endTime = 2 * static_cast<std::int64_t>(count);
+  const std::int64_t endTime = 2 * static_cast<std::int64_t>(count + 1);
   std::vector<std::int64_t> usage(static_cast<std::size_t>(endTime + 2), 0);
   struct Range {
     std::int64_t start = std::numeric_limits<std::int64_t>::max();
@@ -307,32 +311,17 @@ void PassGraph::computeNonLocalUsage() {
     return ranges[it->second.range];
   };
   const bool featureMaps = featureMapsInSearchedMemory();
-  std::map<TensorId, int> consumers;
-  for (const Operation& op : subgraph.operations) {
-    for (const TensorId input : op.inputs) {
-      ++consumers[input];
-    }
-  }
   if (featureMaps) {
+    // merge_elementwise_op_ranges, as in the final allocation but before any format is decided.
+    const scheduling::SchedulingGraph view(*graph_, *region_, *accelerator_);
+    const scheduling::TensorFilter featureMap = [&](TensorId tensor) { return !subgraph.tensor(tensor).isConstant(); };
     for (const DpPass& p : passes_) {
-      // merge_elementwise_op_ranges: the OFM may overwrite an input of equal shape, type and format
-      // that nothing else reads.
-      if (!p.elementwise || p.type == OpType::SHL || p.type == OpType::SHR) {
+      if (memberOf.contains(p.ofm)) {
         continue;
       }
-      for (const TensorId input : {p.ifm, p.ifm2}) {
-        if (!subgraph.validTensorId(input) || subgraph.tensor(input).isConstant() || memberOf.contains(p.ofm)) {
-          continue;
-        }
-        const Tensor& in = subgraph.tensor(input);
-        const Tensor& out = subgraph.tensor(p.ofm);
-        const Shape4 inShape = input == p.ifm ? p.shapes.ifm : p.shapes.ifm2.value_or(Shape4{});
-        if (!in.shape.isScalar() && in.type == out.type && in.format == out.format && inShape == p.shapes.ofm &&
-            consumers[input] == 1) {
-          static_cast<void>(range(input)); // creates the range when the input has none yet
-          memberOf[p.ofm] = Member{memberOf.at(input).range, linearBytes(p.ofm)};
-          break;
-        }
+      if (const auto input = vela21InputOverwrittenBeforeScheduling(view, p.index, featureMap)) {
+        static_cast<void>(range(*input)); // creates the range when the input has none yet
+        memberOf[p.ofm] = Member{memberOf.at(*input).range, linearBytes(p.ofm)};
       }
     }
   }
@@ -340,9 +329,14 @@ void PassGraph::computeNonLocalUsage() {
     r.start = std::min(r.start, time);
     r.end = std::max(r.end, time + 1);
   };
+  if (featureMaps) {
+    for (const TensorId input : region_->inputs) {
+      mark(range(input), 0);
+    }
+  }
   std::vector<std::int64_t> local(static_cast<std::size_t>(count), 0);
   for (const DpPass& p : passes_) {
-    const std::int64_t time = 2 * static_cast<std::int64_t>(p.index);
+    const std::int64_t time = 2 * static_cast<std::int64_t>(p.index + 1);
     auto& own = local[static_cast<std::size_t>(p.index)];
     if (featureMaps) {
       for (const TensorId input : p.featureMapInputs) {
@@ -386,8 +380,11 @@ void PassGraph::computeNonLocalUsage() {
   nonLocalUsage_.resize(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
     nonLocalUsage_[static_cast<std::size_t>(i)] =
-        usage[static_cast<std::size_t>(2 * i)] - local[static_cast<std::size_t>(i)];
+        usage[static_cast<std::size_t>(2 * i + 2)] - local[static_cast<std::size_t>(i)];
   }
+  // The startup pass is scheduled too: a strategy holding everything live at time 0 (its outputs),
+  // part of every strategy set of the region.
+  startupSram_ = usage.front();
 }
 
 } // namespace npu::dp

@@ -71,6 +71,9 @@ public:
   [[nodiscard]] std::int64_t linearBytes(TensorId tensor) const;
   /// Fast storage held by tensors of other passes while `pass` runs.
   [[nodiscard]] std::int64_t nonLocalUsage(int pass) const { return nonLocalUsage_.at(static_cast<std::size_t>(pass)); }
+  /// Fast storage of the strategy of Vela's startup pass (the one producing the region's inputs, before
+  /// the first pass): every strategy set of the region holds it, so no set's peak is below it.
+  [[nodiscard]] std::int64_t startupSram() const { return startupSram_; }
   /// Bytes of fast storage a pass's own tensors take before any strategy (inputs, outputs, weights).
   [[nodiscard]] std::int64_t inputBytesInSearchedMemory(int pass) const;
   [[nodiscard]] std::int64_t outputBytesInSearchedMemory(int pass) const;
@@ -97,6 +100,7 @@ private:
   const Accelerator* accelerator_;
   std::vector<DpPass> passes_;
   std::vector<std::int64_t> nonLocalUsage_;
+  std::int64_t startupSram_ = 0;
   bool hasLoops_ = false;
 };
 

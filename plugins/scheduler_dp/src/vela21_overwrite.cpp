@@ -5,8 +5,10 @@
 
 namespace npu::dp {
 
-std::optional<TensorId> vela21InputOverwrittenByOfm(const scheduling::SchedulingGraph& graph, int index,
-                                                    const scheduling::TensorFilter& considered) {
+namespace {
+
+std::optional<TensorId> inputOverwrittenByOfm(const scheduling::SchedulingGraph& graph, int index,
+                                              const scheduling::TensorFilter& considered, bool formatsDecided) {
   const Subgraph& subgraph = graph.subgraph();
   const Operation& op = graph.irOperation(index);
   if (!isElementwise(op.type) || op.type == OpType::SHL || op.type == OpType::SHR ||
@@ -37,12 +39,24 @@ std::optional<TensorId> vela21InputOverwrittenByOfm(const scheduling::Scheduling
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const TensorId input = candidates[i];
     const scheduling::TensorUse& use = graph.use(input);
-    if (graph.format(input) == graph.format(ofm) && subgraph.tensor(input).type == out.type &&
+    if ((!formatsDecided || graph.format(input) == graph.format(ofm)) && subgraph.tensor(input).type == out.type &&
         subgraph.ifmShape(op, i) == ofmShape && use.consumers == 1 && use.producers <= 1) {
       return input;
     }
   }
   return std::nullopt;
+}
+
+} // namespace
+
+std::optional<TensorId> vela21InputOverwrittenByOfm(const scheduling::SchedulingGraph& graph, int index,
+                                                    const scheduling::TensorFilter& considered) {
+  return inputOverwrittenByOfm(graph, index, considered, true);
+}
+
+std::optional<TensorId> vela21InputOverwrittenBeforeScheduling(const scheduling::SchedulingGraph& graph, int index,
+                                                               const scheduling::TensorFilter& considered) {
+  return inputOverwrittenByOfm(graph, index, considered, false);
 }
 
 } // namespace npu::dp

@@ -19,4 +19,11 @@ namespace npu::dp {
 [[nodiscard]] std::optional<TensorId> vela21InputOverwrittenByOfm(const scheduling::SchedulingGraph& graph, int index,
                                                                   const scheduling::TensorFilter& considered);
 
+/// The same rule as the search sees it (scheduler.calc_non_local_mem_usage, before any scheduling
+/// decision): every feature map is still in Vela's default linear format (mark_tensors.get_format), so
+/// formats always agree.
+[[nodiscard]] std::optional<TensorId>
+vela21InputOverwrittenBeforeScheduling(const scheduling::SchedulingGraph& graph, int index,
+                                       const scheduling::TensorFilter& considered);
+
 } // namespace npu::dp

@@ -158,6 +158,27 @@ BOOST_AUTO_TEST_CASE(an_elementwise_ofm_sharing_its_input_range_still_counts_its
   BOOST_TEST(passes.nonLocalUsage(3) == featureMapBytes);
 }
 
+BOOST_AUTO_TEST_CASE(region_inputs_are_held_from_the_startup_pass_whose_strategy_bounds_every_set) {
+  // Vela 2.1's NPU subgraph begins with a startup pass producing its inputs at time 0
+  // (extract_npu_subgraphs): q, read only by the addition, is already held while the convolution runs,
+  // beside z (the addition's OFM, which shares the convolution's OFM range). The startup pass's own
+  // strategy holds both inputs.
+  test::GraphBuilder builder;
+  const TensorId p = builder.input({1, 8, 8, 16}, "p");
+  const TensorId q = builder.input({1, 8, 8, 16}, "q");
+  const TensorId z = builder.add(builder.conv(p, 16, 1), q);
+  builder.output(z);
+  const Graph graph = builder.build();
+  const test::FakeSchedulingAccelerator accelerator;
+  const auto regions = test::npuRegions(graph);
+  BOOST_REQUIRE(!regions.empty());
+  const dp::PassGraph passes(graph, regions.front(), accelerator);
+  BOOST_REQUIRE_EQUAL(passes.size(), 2);
+  const std::int64_t bytes = passes.linearBytes(z);
+  BOOST_TEST(passes.nonLocalUsage(0) == passes.linearBytes(q) + bytes);
+  BOOST_TEST(passes.startupSram() == passes.linearBytes(p) + passes.linearBytes(q));
+}
+
 BOOST_AUTO_TEST_CASE(a_depthwise_convolution_double_buffers_its_weights_in_ofm_channels_of_the_block_depth) {
   // Vela 2.1 keeps depthwise weights as [H, W, 1, C]: two slices of the block depth, as a convolution.
   test::GraphBuilder builder;

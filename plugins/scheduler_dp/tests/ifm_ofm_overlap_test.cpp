@@ -114,6 +114,19 @@ BOOST_AUTO_TEST_CASE(a_pointwise_ifm_streamed_pass_may_write_its_ofm_over_all_bu
   BOOST_TEST(allowedIfmOfmOverlap(pass, pass, true, {}, bytes, bytes) == bytes - 2 * rowBytes);
 }
 
+BOOST_AUTO_TEST_CASE(a_concatenation_copy_counts_its_writes_from_the_start_of_the_whole_output) {
+  // The copy writes channels 16 to 31 of a 1x8x4x32 output: once e rows exist, Vela's highest write is
+  // the end of row e of the whole tensor (128e bytes), not of the 16 channels it writes (64e). Stripes
+  // of 2 rows read from row b on: the last stripe allows 1024 - (1024 - 6 * 64) bytes.
+  StripedPass pass;
+  pass.ifm = Shape4{1, 8, 4, 16};
+  pass.ofm = Shape4{1, 8, 4, 16};
+  pass.ofmTensor = Shape4{1, 8, 4, 32};
+  pass.ofmOffset = Shape4{0, 0, 0, 16};
+  pass.blockHeight = 2;
+  BOOST_TEST(allowedIfmOfmOverlap(pass, pass, true, {}, 8 * 4 * 16, 8 * 4 * 32) == 384);
+}
+
 BOOST_AUTO_TEST_CASE(the_composed_cascade_allows_what_a_replay_of_every_stripe_allows) {
   std::mt19937 random(14);
   int overlapping = 0;
