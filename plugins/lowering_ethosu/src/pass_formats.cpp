@@ -49,7 +49,8 @@ bool crossesNpuSubgraphs(const std::vector<OperationId>& producers, const std::v
   return std::adjacent_find(touched.begin(), touched.end(), std::not_equal_to<>()) != touched.end();
 }
 
-bool mustStayLinear(const Subgraph& subgraph, const DataflowIndex& dataflow, TensorId id, const std::vector<int>& runs) {
+bool mustStayLinear(const Subgraph& subgraph, const DataflowIndex& dataflow, TensorId id,
+                    const std::vector<int>& runs) {
   const Tensor& tensor = subgraph.tensor(id);
   if (tensor.isConstant() || isSubgraphInput(subgraph, id) || isSubgraphOutput(subgraph, id)) {
     return true;
@@ -64,7 +65,7 @@ bool mustStayLinear(const Subgraph& subgraph, const DataflowIndex& dataflow, Ten
     const Operation& producer = subgraph.operation(producerId);
     if (producer.placement != Placement::Npu || producer.type == OpType::Memcpy ||
         producer.attributes.getOr<std::string>("memory_function", "") == "VariableTensorWrite" ||
-        producer.attributes.getOr<bool>("ofm_swap_hw_strides", false) ||
+        producer.attributes.getOr<std::int64_t>("linear_ofm", kNoTensor) == id ||
         (producer.writeOffset && producer.writeOffset->depth % 16 != 0) ||
         (!producer.ofmShapes.empty() && producer.ofmShapes[0] != shape) ||
         (producer.sourceType == "RESIZE_BILINEAR" && producer.type == OpType::DepthwiseConv2DBias)) {
@@ -109,8 +110,11 @@ void chooseTensorFormats(Subgraph& subgraph, const LoweringContext& /*context*/)
     if (tensor.purpose != TensorPurpose::FeatureMap) {
       continue;
     }
-    tensor.format = mustStayLinear(subgraph, dataflow, static_cast<TensorId>(i), runs) ? TensorFormat::NHWC
-                                                                                        : TensorFormat::NHCWB16;
+    tensor.format =
+        mustStayLinear(subgraph, dataflow, static_cast<TensorId>(i), runs) ? TensorFormat::NHWC : TensorFormat::NHCWB16;
+  }
+  for (Operation& op : subgraph.operations) {
+    op.attributes.erase("linear_ofm"); // decided: the formats say it from here on
   }
 }
 

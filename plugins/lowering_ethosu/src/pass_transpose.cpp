@@ -51,7 +51,9 @@ RewriteResult fixupTranspose(Subgraph& subgraph, const Operation& op) {
       op.inputs.size() > 1 && op.inputs[1] != kNoTensor && subgraph.tensor(op.inputs[1]).isConstant()
           ? subgraph.tensor(op.inputs[1]).integerValues()
           : std::vector<std::int64_t>{};
-  copy.inputs = {op.ifm()};
+  // The permutation stays an input, as in Vela (fixup_transpose keeps the operation's inputs): nothing
+  // reads it, but it takes its place in the read-only area.
+  copy.inputs = op.inputs;
   copy.outputs = op.outputs;
   const Shape4 view = transposeView(subgraph.tensor(op.ifm()).shape, permutation);
   // The AvgPool loops over the OFM shape, so it must equal the IFM's to read all of it.
@@ -59,8 +61,11 @@ RewriteResult fixupTranspose(Subgraph& subgraph, const Operation& op) {
   copy.ofmShapes = {view};
   copy.readOffsets = op.readOffsets;
   copy.readShapes = op.readShapes;
-  // Swapping strides only works in the linear format; see chooseTensorFormats.
   copy.attributes.set("ofm_swap_hw_strides", true);
+  // Swapping strides only works in the linear format, so the TRANSPOSE's own OFM stays linear (Vela sets
+  // force_linear_format on that tensor only: an activation fused or packed into the AvgPool later gives
+  // the operation another OFM, which may take the brick format); see chooseTensorFormats.
+  copy.attributes.set("linear_ofm", static_cast<std::int64_t>(op.ofm()));
   return std::vector<Operation>{copy};
 }
 

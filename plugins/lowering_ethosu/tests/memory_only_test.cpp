@@ -88,10 +88,37 @@ BOOST_AUTO_TEST_CASE(a_transpose_of_height_and_width_is_an_avgpool_writing_with_
              (std::vector<std::string>{"Conv2DBias:conv", "AvgPool:transposed_avgpool", "Conv2DBias:out"}));
   const Operation& transpose = subgraph.operations[1];
   BOOST_TEST(transpose.attributes.getOr<bool>("ofm_swap_hw_strides", false));
-  BOOST_TEST(transpose.inputs.size() == 1U);
+  // The permutation stays an input (Vela keeps it: it takes its place in the read-only area).
+  BOOST_TEST(transpose.inputs == (std::vector<TensorId>{conv, permutation}));
   // The AvgPool loops over the IFM's shape for the OFM too; the OFM is written linear.
   BOOST_TEST(transpose.ofmShapes[0] == (Shape4{1, 6, 4, 8}));
   BOOST_TEST(subgraph.tensor(transpose.ofm()).format == TensorFormat::NHWC);
+}
+
+BOOST_AUTO_TEST_CASE(a_transpose_whose_output_an_activation_replaced_may_write_it_in_bricks) {
+  // Only the TRANSPOSE's own OFM must stay linear (Vela's fixup_transpose flags that tensor): a LUT
+  // activation fused into the AvgPool gives it another OFM, which takes the brick format when nothing
+  // else keeps it linear (here the square transpose's view equals the OFM's shape).
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 4, 4, 8});
+  const TensorId conv = builder.featureMap("conv", Shape{1, 4, 4, 8});
+  const TensorId permutation = builder.constant("perm", Shape{4}, DataType::Int32, {0, 2, 1, 3});
+  const TensorId transposed = builder.featureMap("transposed", Shape{1, 4, 4, 8});
+  const TensorId swished = builder.featureMap("swished", Shape{1, 4, 4, 8});
+  const TensorId out = builder.featureMap("out", Shape{1, 4, 4, 8});
+  builder.conv(in, conv);
+  builder.operation(OpType::Transpose, "TRANSPOSE", {conv, permutation}, {transposed});
+  builder.operation(OpType::HardSwish, "HARD_SWISH", {transposed}, {swished});
+  builder.conv(swished, out);
+  builder.output(out);
+  const Graph lowered = lowerForTest(builder.graph, FakeAccelerator{"ethos-u55-128"});
+  const Subgraph& subgraph = lowered.subgraphs.front();
+  BOOST_REQUIRE_EQUAL(subgraph.operations.size(), 3U);
+  const Operation& transpose = subgraph.operations[1];
+  BOOST_TEST(transpose.attributes.getOr<bool>("ofm_swap_hw_strides", false));
+  BOOST_REQUIRE(transpose.activation.has_value());
+  BOOST_TEST(subgraph.tensor(transpose.ofm()).name == "swished");
+  BOOST_TEST(subgraph.tensor(transpose.ofm()).format == TensorFormat::NHCWB16);
 }
 
 BOOST_AUTO_TEST_CASE(a_transpose_of_width_and_depth_is_seen_as_a_transpose_of_height_and_width) {
