@@ -237,6 +237,21 @@ std::optional<std::vector<Operation>> rewriteSplit(Subgraph& subgraph, const Ope
   return reads;
 }
 
+/// Whether `part` of a tensor of shape `source` is one run of bytes of it (linear storage): every axis
+/// before the first one the part does not span whole is 1 in the part, every axis after it whole.
+bool partIsOneRunOfBytes(const Shape4& source, const Shape4& part) {
+  for (int first = 0; first < 4; ++first) {
+    bool contiguous = true;
+    for (int axis = 0; axis < 4; ++axis) {
+      contiguous = contiguous && !(axis < first && part[axis] != 1) && !(axis > first && part[axis] != source[axis]);
+    }
+    if (contiguous) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /// Who reads each tensor, kept current while reads move into their consumers (the consumers then read
 /// the read's source instead); ascending operation order, as consumersOf gives.
 using ConsumerIndex = std::vector<std::set<OperationId>>;
@@ -255,6 +270,14 @@ ConsumerIndex indexConsumers(const Subgraph& subgraph) {
 
 bool readCanMoveToConsumers(const Subgraph& subgraph, const Operation& read, const std::set<OperationId>& consumers) {
   if (read.ofmShapes[0] != shape4Of(subgraph, read.ofm()) || isSubgraphOutput(subgraph, read.ofm())) {
+    return false;
+  }
+  // A DMA copies one run of bytes: a MEMCPY reads a part in place only when the part is one (Vela moves
+  // the read regardless and its DMA copies the whole source into the part's OFM, random_485); otherwise
+  // the part is copied into a tensor of its own by the NPU (the AvgPool below), which the MEMCPY copies.
+  if (!partIsOneRunOfBytes(read.ifmShapes[0], read.readShapes[0].value_or(read.ofmShapes[0])) &&
+      std::any_of(consumers.begin(), consumers.end(),
+                  [&](OperationId id) { return subgraph.operation(id).type == OpType::Memcpy; })) {
     return false;
   }
   return !consumers.empty() && std::all_of(consumers.begin(), consumers.end(), [&](OperationId id) {

@@ -4,6 +4,7 @@
 #include "npu/core/diagnostics.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace ethosu::codegen {
 
@@ -211,6 +212,24 @@ BlockOperation blockOperation(StripeCommand stripe, const OperationInfo& info, c
   return npuOp;
 }
 
+/// A feature map copy must stay within its tensors (rounded up to the DMA's 16-byte quantum, as tensors are
+/// allocated): a copy that reads or writes past one corrupts whatever lies beside it, which no check of the
+/// command stream sees when that memory is written and read elsewhere (Vela 3.10's copy of a SPLIT's part).
+void requireWithinTensor(const AddressRange& range, const OperandInfo& operand, const std::string& operation,
+                         const char* verb) {
+  const Strides strides = stridesOf(operand.storage, operand.shape);
+  const Box whole = Box::whole(operand.shape);
+  const std::int64_t start = addressOf(operand.storage, whole.start, strides, operand.shape);
+  const std::int64_t end =
+      start + npu::roundUp(addressOf(operand.storage, whole.end, strides, operand.shape, true) - start, 16);
+  if (range.address < start || range.address + range.length > end) {
+    npu::throwInternalError("the memory copy of operation '" + operation + "' " + verb + " region " +
+                            std::to_string(range.region) + " at [" + std::to_string(range.address) + ", " +
+                            std::to_string(range.address + range.length) + "), outside tensor '" +
+                            operand.storage.name + "' at [" + std::to_string(start) + ", " + std::to_string(end) + ")");
+  }
+}
+
 // Vela: high_level_command_to_npu_op.create_dma_op.
 DmaOperation dmaOperation(const DmaCommand& dma, const OperationInfo& info, const LookupTablePlacement& table) {
   DmaOperation npuOp;
@@ -238,17 +257,28 @@ DmaOperation dmaOperation(const DmaCommand& dma, const OperationInfo& info, cons
     break;
   }
   case DmaCommand::Source::FeatureMap: {
+    // The copy reads the part the operation reads (a SPLIT's or SLICE's, one run of bytes: lowering gives
+    // a MEMCPY no other part), where Vela's copies the whole source from its first byte.
     const npu::Shape4 shape = info.ifm.shape;
     const Strides sourceStrides = stridesOf(info.ifm.storage, shape);
     const Strides destinationStrides = stridesOf(info.ofm.storage, info.ofm.shape);
-    const Box whole = Box::whole(shape);
-    const std::int64_t source = addressOf(info.ifm.storage, whole.start, sourceStrides, shape);
-    const std::int64_t destination = addressOf(info.ofm.storage, whole.start, destinationStrides, info.ofm.shape);
+    Box read = Box::whole(shape);
+    if (info.ifmReadOffset && info.ifmReadShape) {
+      const npu::Shape4& at = *info.ifmReadOffset;
+      const npu::Shape4& part = *info.ifmReadShape;
+      read = Box{{at.batch, at.height, at.width, at.depth},
+                 {at.batch + part.batch, at.height + part.height, at.width + part.width, at.depth + part.depth}};
+    }
+    const std::int64_t source = addressOf(info.ifm.storage, read.start, sourceStrides, shape);
+    const std::int64_t destination =
+        addressOf(info.ofm.storage, Box::whole(info.ofm.shape).start, destinationStrides, info.ofm.shape);
     const std::int64_t bytes =
-        npu::roundUp(addressOf(info.ifm.storage, whole.end, sourceStrides, shape, true) - source, 16);
+        npu::roundUp(addressOf(info.ifm.storage, read.end, sourceStrides, shape, true) - source, 16);
     npuOp.name = info.ofm.storage.name;
     npuOp.source = AddressRange{info.ifm.storage.region, source, bytes};
     npuOp.destination = AddressRange{info.ofm.storage.region, destination, bytes};
+    requireWithinTensor(npuOp.source, info.ifm, info.name, "reads");
+    requireWithinTensor(npuOp.destination, info.ofm, info.name, "writes");
     break;
   }
   }
