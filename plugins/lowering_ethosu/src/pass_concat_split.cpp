@@ -252,6 +252,19 @@ bool partIsOneRunOfBytes(const Shape4& source, const Shape4& part) {
   return false;
 }
 
+/// Whether a DMA can copy the part `read` reads of its (linear) source: one run of bytes starting at a
+/// multiple of 16 bytes.
+bool dmaCanCopyPart(const Subgraph& subgraph, const Operation& read) {
+  const Shape4& source = read.ifmShapes[0];
+  const Shape4 at = read.readOffsets[0].value_or(Shape4{0, 0, 0, 0});
+  if (!partIsOneRunOfBytes(source, read.readShapes[0].value_or(read.ofmShapes[0]))) {
+    return false;
+  }
+  const std::int64_t element =
+      ((std::int64_t{at.batch} * source.height + at.height) * source.width + at.width) * source.depth + at.depth;
+  return element * bytesOf(subgraph.tensor(read.ifm()).type) % 16 == 0;
+}
+
 /// Who reads each tensor, kept current while reads move into their consumers (the consumers then read
 /// the read's source instead); ascending operation order, as consumersOf gives.
 using ConsumerIndex = std::vector<std::set<OperationId>>;
@@ -272,12 +285,13 @@ bool readCanMoveToConsumers(const Subgraph& subgraph, const Operation& read, con
   if (read.ofmShapes[0] != shape4Of(subgraph, read.ofm()) || isSubgraphOutput(subgraph, read.ofm())) {
     return false;
   }
-  // A DMA copies one run of bytes: a MEMCPY reads a part in place only when the part is one (Vela moves
-  // the read regardless and its DMA copies the whole source into the part's OFM, random_485); otherwise
-  // the part is copied into a tensor of its own by the NPU (the AvgPool below), which the MEMCPY copies.
-  if (!partIsOneRunOfBytes(read.ifmShapes[0], read.readShapes[0].value_or(read.ofmShapes[0])) &&
-      std::any_of(consumers.begin(), consumers.end(),
-                  [&](OperationId id) { return subgraph.operation(id).type == OpType::Memcpy; })) {
+  // A DMA copies one run of bytes from a 16-byte aligned address, in 16-byte units: a MEMCPY reads a part
+  // in place only when the part is such a run (Vela moves the read regardless and its DMA copies the
+  // whole source from its first byte into the part's OFM, random_485); otherwise the part is copied into
+  // a tensor of its own by the NPU (the AvgPool below), which the MEMCPY copies.
+  if (!dmaCanCopyPart(subgraph, read) && std::any_of(consumers.begin(), consumers.end(), [&](OperationId id) {
+        return subgraph.operation(id).type == OpType::Memcpy;
+      })) {
     return false;
   }
   return !consumers.empty() && std::all_of(consumers.begin(), consumers.end(), [&](OperationId id) {

@@ -258,7 +258,8 @@ DmaOperation dmaOperation(const DmaCommand& dma, const OperationInfo& info, cons
   }
   case DmaCommand::Source::FeatureMap: {
     // The copy reads the part the operation reads (a SPLIT's or SLICE's, one run of bytes: lowering gives
-    // a MEMCPY no other part), where Vela's copies the whole source from its first byte.
+    // a MEMCPY no other part, and only from a 16-byte boundary), where Vela's copies the whole source from
+    // its first byte.
     const npu::Shape4 shape = info.ifm.shape;
     const Strides sourceStrides = stridesOf(info.ifm.storage, shape);
     const Strides destinationStrides = stridesOf(info.ofm.storage, info.ofm.shape);

@@ -61,7 +61,6 @@ OperationTraits traitsOf(const npu::Subgraph& subgraph, const npu::Operation& op
   const npu::Tensor* secondary = traits.primaryIsIfm2 ? ifm : ifm2;
   if (primary != nullptr) {
     traits.ifmType = primary->type;
-    traits.ifmTensorShape = npu::Shape4::fromShape(primary->shape);
   }
   if (secondary != nullptr) {
     traits.ifm2Type = secondary->type;

@@ -27,9 +27,6 @@ struct OperationTraits {
   npu::DataType ofmType = npu::DataType::Int8;
   bool hasBias = false;
   std::int64_t originalWeightElements = 0; ///< elements of the unencoded weight tensor
-  /// The whole IFM tensor, of which the operation may read only a part (a SPLIT's or a SLICE's):
-  /// a DMA copies all of it (Vela: high_level_command_stream_generator.dma_feature_map_if_necessary).
-  std::optional<npu::Shape4> ifmTensorShape;
 };
 
 /// Reads the traits of `op` from `subgraph`.
