@@ -237,34 +237,6 @@ std::optional<std::vector<Operation>> rewriteSplit(Subgraph& subgraph, const Ope
   return reads;
 }
 
-/// Whether `part` of a tensor of shape `source` is one run of bytes of it (linear storage): every axis
-/// before the first one the part does not span whole is 1 in the part, every axis after it whole.
-bool partIsOneRunOfBytes(const Shape4& source, const Shape4& part) {
-  for (int first = 0; first < 4; ++first) {
-    bool contiguous = true;
-    for (int axis = 0; axis < 4; ++axis) {
-      contiguous = contiguous && !(axis < first && part[axis] != 1) && !(axis > first && part[axis] != source[axis]);
-    }
-    if (contiguous) {
-      return true;
-    }
-  }
-  return false;
-}
-
-/// Whether a DMA can copy the part `read` reads of its (linear) source: one run of bytes starting at a
-/// multiple of 16 bytes.
-bool dmaCanCopyPart(const Subgraph& subgraph, const Operation& read) {
-  const Shape4& source = read.ifmShapes[0];
-  const Shape4 at = read.readOffsets[0].value_or(Shape4{0, 0, 0, 0});
-  if (!partIsOneRunOfBytes(source, read.readShapes[0].value_or(read.ofmShapes[0]))) {
-    return false;
-  }
-  const std::int64_t element =
-      ((std::int64_t{at.batch} * source.height + at.height) * source.width + at.width) * source.depth + at.depth;
-  return element * bytesOf(subgraph.tensor(read.ifm()).type) % 16 == 0;
-}
-
 /// Who reads each tensor, kept current while reads move into their consumers (the consumers then read
 /// the read's source instead); ascending operation order, as consumersOf gives.
 using ConsumerIndex = std::vector<std::set<OperationId>>;
@@ -281,23 +253,62 @@ ConsumerIndex indexConsumers(const Subgraph& subgraph) {
   return index;
 }
 
+/// Whether a split/slice part is one run of bytes of its (NHWC) source: the axes before the first one
+/// it does not span whole are 1, the axes after it whole.
+bool partIsOneRun(const Operation& read) {
+  const Shape4& source = read.ifmShapes[0];
+  const Shape4& part = read.readShapes[0].value_or(read.ofmShapes[0]);
+  for (int first = 0; first < 4; ++first) {
+    bool contiguous = true;
+    for (int axis = 0; axis < 4; ++axis) {
+      contiguous = contiguous && !(axis < first && part[axis] != 1) && !(axis > first && part[axis] != source[axis]);
+    }
+    if (contiguous) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Whether a consumer can read a part of a tensor in place. A FULLY_CONNECTED sees its IFM as
+/// [N, 1, 1, C], and a MEMCPY is a DMA of one run of bytes: neither can read a part that is not one run
+/// of its source. Vela moves the read regardless: its FULLY_CONNECTED then reads 1x1xC of the part with
+/// weights encoded for the whole part (random_349: a [1, 20, 2, 6] part of [1, 20, 12, 6] read as
+/// [1, 1, 1, 240]), and its MEMCPY copies the whole source from its start (random_485: a MEAN over a
+/// one-wide axis of half the channels of a SPLIT copies all 1088 bytes of the input into 544), programs
+/// that compute something else; a DMA also needs the part to start on 16 bytes. Such a part is copied into a tensor of
+/// its own instead, as Vela does for readers that cannot take a read. A part that is one run of bytes moves as in Vela.
+bool consumerCanReadPartInPlace(const Subgraph& subgraph, const Operation& read, const Operation& consumer) {
+  if (consumer.ifm() != read.ofm()) {
+    return true;
+  }
+  if (consumer.type == OpType::Memcpy) {
+    // The DMA's source address must also be a multiple of 16 bytes (the tensor's base is): the part's
+    // byte offset, computed modulo 16 (a model's shapes are not bounded here).
+    const Shape4& source = read.ifmShapes[0];
+    const Shape4 offset = read.readOffsets[0].value_or(Shape4{0, 0, 0, 0});
+    std::int64_t start = 0;
+    for (int axis = 0; axis < 4; ++axis) {
+      start = (start * (source[axis] % 16) + offset[axis] % 16) % 16;
+    }
+    start = start * bytesOf(subgraph.tensor(read.ifm()).type);
+    return partIsOneRun(read) && start % 16 == 0;
+  }
+  if (partIsOneRun(read)) {
+    return true;
+  }
+  return consumer.type != OpType::FullyConnected || consumer.ifmShapes.empty() ||
+         consumer.ifmShapes[0] == read.readShapes[0].value_or(read.ofmShapes[0]);
+}
+
 bool readCanMoveToConsumers(const Subgraph& subgraph, const Operation& read, const std::set<OperationId>& consumers) {
   if (read.ofmShapes[0] != shape4Of(subgraph, read.ofm()) || isSubgraphOutput(subgraph, read.ofm())) {
-    return false;
-  }
-  // A DMA copies one run of bytes from a 16-byte aligned address, in 16-byte units: a MEMCPY reads a part
-  // in place only when the part is such a run (Vela moves the read regardless and its DMA copies the
-  // whole source from its first byte into the part's OFM, random_485); otherwise the part is copied into
-  // a tensor of its own by the NPU (the AvgPool below), which the MEMCPY copies.
-  if (!dmaCanCopyPart(subgraph, read) && std::any_of(consumers.begin(), consumers.end(), [&](OperationId id) {
-        return subgraph.operation(id).type == OpType::Memcpy;
-      })) {
     return false;
   }
   return !consumers.empty() && std::all_of(consumers.begin(), consumers.end(), [&](OperationId id) {
     const Operation& consumer = subgraph.operation(id);
     return consumer.placement == Placement::Npu && !is(consumer.type, OpCategory::MemoryOnly) &&
-           consumer.sourceType != "TRANSPOSE" &&
+           consumer.sourceType != "TRANSPOSE" && consumerCanReadPartInPlace(subgraph, read, consumer) &&
            (consumer.ifm() == read.ofm() || (isBinaryElementwise(consumer.type) && consumer.ifm2() == read.ofm()));
   });
 }

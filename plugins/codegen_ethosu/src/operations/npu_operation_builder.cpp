@@ -257,29 +257,29 @@ DmaOperation dmaOperation(const DmaCommand& dma, const OperationInfo& info, cons
     break;
   }
   case DmaCommand::Source::FeatureMap: {
-    // The copy reads the part the operation reads (a SPLIT's or SLICE's, one run of bytes: lowering gives
-    // a MEMCPY no other part, and only from a 16-byte boundary), where Vela's copies the whole source from
-    // its first byte.
     const npu::Shape4 shape = info.ifm.shape;
     const Strides sourceStrides = stridesOf(info.ifm.storage, shape);
     const Strides destinationStrides = stridesOf(info.ofm.storage, info.ofm.shape);
-    Box read = Box::whole(shape);
-    if (info.ifmReadOffset && info.ifmReadShape) {
-      const npu::Shape4& at = *info.ifmReadOffset;
-      const npu::Shape4& part = *info.ifmReadShape;
-      read = Box{{at.batch, at.height, at.width, at.depth},
-                 {at.batch + part.batch, at.height + part.height, at.width + part.width, at.depth + part.depth}};
+    // A part of a split or slice (the lowering moves only a part that is one run of bytes into a copy)
+    // is copied from where it starts; Vela copies the whole source from its start, past the part and
+    // past the destination's end.
+    Box copied = Box::whole(shape);
+    if (info.ifmReadOffset) {
+      const npu::Shape4 part = info.ifmReadShape.value_or(shape);
+      for (int axis = 0; axis < 4; ++axis) {
+        const auto a = static_cast<std::size_t>(axis);
+        copied.start[a] = (*info.ifmReadOffset)[axis];
+        copied.end[a] = copied.start[a] + part[axis];
+      }
     }
-    const std::int64_t source = addressOf(info.ifm.storage, read.start, sourceStrides, shape);
+    const std::int64_t source = addressOf(info.ifm.storage, copied.start, sourceStrides, shape);
     const std::int64_t destination =
         addressOf(info.ofm.storage, Box::whole(info.ofm.shape).start, destinationStrides, info.ofm.shape);
     const std::int64_t bytes =
-        npu::roundUp(addressOf(info.ifm.storage, read.end, sourceStrides, shape, true) - source, 16);
+        npu::roundUp(addressOf(info.ifm.storage, copied.end, sourceStrides, shape, true) - source, 16);
     npuOp.name = info.ofm.storage.name;
     npuOp.source = AddressRange{info.ifm.storage.region, source, bytes};
     npuOp.destination = AddressRange{info.ofm.storage.region, destination, bytes};
-    requireWithinTensor(npuOp.source, info.ifm, info.name, "reads");
-    requireWithinTensor(npuOp.destination, info.ofm, info.name, "writes");
     break;
   }
   }
@@ -333,7 +333,12 @@ void appendNpuOperations(const HighLevelCommand& command, std::span<const Operat
     }
     return;
   }
-  to.emplace_back(dmaOperation(dma, operations[index], tables[index]));
+  DmaOperation copy = dmaOperation(dma, operations[index], tables[index]);
+  if (dma.source == DmaCommand::Source::FeatureMap) {
+    requireWithinTensor(copy.source, operations[index].ifm, operations[index].name, "reads");
+    requireWithinTensor(copy.destination, operations[index].ofm, operations[index].name, "writes");
+  }
+  to.emplace_back(std::move(copy));
 }
 
 } // namespace ethosu::codegen
