@@ -104,6 +104,20 @@ BOOST_AUTO_TEST_CASE(a_corrupted_command_stream_fails_the_check) {
   BOOST_TEST(checked.output.find("outside its") != std::string::npos, checked.output);
 }
 
+BOOST_AUTO_TEST_CASE(the_check_of_a_written_model_counts_what_earlier_ethos_u_operators_wrote_of_a_concatenation) {
+  // Two NPU subgraphs each write part of a concatenation; the later one takes it in and completes it.
+  // Each operator was checked alone: the first one's part was reported as output bytes never written.
+  const fs::path model =
+      npu::test::sourceDir() / "tests" / "generated_networks" / "networks" / "concat_across_subgraphs.tflite";
+  const fs::path output = scratchDirectory("concat_completed_later");
+  const Result compiled = compile("C1-cascade.yaml", model, output);
+  BOOST_TEST_REQUIRE(compiled.exitCode == 0, compiled.output);
+  const Result checked = run(quoted(binary("npu-pipeline")) + " inspect --check " +
+                             quoted(output / "concat_across_subgraphs_vela.tflite"));
+  BOOST_TEST(checked.exitCode == 0, checked.output);
+  BOOST_TEST(checked.output.find("checked 4 accelerator operators: no problems") != std::string::npos, checked.output);
+}
+
 BOOST_AUTO_TEST_CASE(every_output_is_byte_identical_at_one_and_two_threads) {
   // Every scheduler, and the Vela 2.1 lowering (its own placement checks): placement, the description of
   // each operation, the weight encodings and the reports all run in parallel.

@@ -193,4 +193,25 @@ BOOST_AUTO_TEST_CASE(pooling_keeps_depth_and_batch) {
   BOOST_TEST(rejectedFor(graph, "has 5 channels but pooling the IFM 'ifm' gives 4"));
 }
 
+BOOST_AUTO_TEST_CASE(two_ethos_u_operators_may_write_one_tensor_but_two_other_operators_may_not) {
+  // Vela 3.10's output model: a concatenation one NPU program writes in part, a later one completes.
+  for (const bool ethosU : {true, false}) {
+    Graph graph;
+    Subgraph& subgraph = graph.subgraphs.emplace_back();
+    subgraph.name = "main";
+    const TensorId shared = addTensor(subgraph, "concatenation", Shape{1, 4, 4, 8});
+    for (int i = 0; i < 2; ++i) {
+      Operation op;
+      op.type = ethosU ? OpType::Custom : OpType::Add;
+      op.name = "writer" + std::to_string(i);
+      if (ethosU) {
+        op.attributes.set("custom_code", std::string("ethos-u"));
+      }
+      op.outputs = {shared};
+      subgraph.addOperation(std::move(op));
+    }
+    BOOST_TEST(verifyGraph(graph).empty() == ethosU);
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

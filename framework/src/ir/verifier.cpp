@@ -7,6 +7,11 @@
 namespace npu {
 
 namespace {
+bool isEthosUProgram(const Operation& op) {
+  const auto code = op.attributes.get<std::string>("custom_code");
+  return (op.type == OpType::Custom || op.type == OpType::CustomNpuOp) && code && *code == "ethos-u";
+}
+
 std::int64_t expectedConstantBytes(const Tensor& tensor) {
   if (tensor.type == DataType::Int4) {
     return (tensor.elements() + 1) / 2;
@@ -46,8 +51,12 @@ void verifySubgraph(const Subgraph& subgraph, std::vector<GraphIssue>& issues) {
       auto& producer = producedBy[static_cast<std::size_t>(output)];
       // Several operations may write one tensor when each writes only a part of it (concatenation by
       // offset: writeOffset/writeShape set on every writer).
-      const bool partialWrites = producer >= 0 && op.writeOffset.has_value() &&
-                                 subgraph.operations[static_cast<std::size_t>(producer)].writeOffset.has_value();
+      // An ethos-u operator (an NPU program) writes whatever its command stream writes: Vela's output
+      // model may have two of them write parts of one tensor (a concatenation completed by a later one).
+      const Operation* earlier = producer >= 0 ? &subgraph.operations[static_cast<std::size_t>(producer)] : nullptr;
+      const bool partialWrites =
+          earlier != nullptr && ((op.writeOffset.has_value() && earlier->writeOffset.has_value()) ||
+                                 (isEthosUProgram(op) && isEthosUProgram(*earlier)));
       if (producer >= 0 && !partialWrites) {
         report("tensor '" + subgraph.tensor(output).name + "' is written by both " + subgraph.describe(producer) +
                " and " + subgraph.describe(opId));

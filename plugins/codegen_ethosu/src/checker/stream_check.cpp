@@ -13,8 +13,8 @@
 
 namespace ethosu::codegen {
 
-
-std::vector<std::string> checkCommandStream(std::span<const std::uint8_t> payload, const StreamMemory& memory) {
+std::vector<std::string> checkCommandStream(std::span<const std::uint8_t> payload, const StreamMemory& memory,
+                                            std::vector<MemoryAccess>* written) {
   std::vector<std::string> problems;
   DriverPayloadView view;
   std::vector<DecodedCommand> commands;
@@ -30,6 +30,15 @@ std::vector<std::string> checkCommandStream(std::span<const std::uint8_t> payloa
   }
   StreamTrace trace = traceStream(commands, *view.variant);
   problems = std::move(trace.problems);
+  if (written != nullptr) {
+    for (const TraceEvent& event : trace.events) {
+      for (const MemoryAccess& access : event.accesses) {
+        if (access.write) {
+          written->push_back(access);
+        }
+      }
+    }
+  }
 
   TraceLimits limits;
   limits.regionBytes = memory.regionBytes;

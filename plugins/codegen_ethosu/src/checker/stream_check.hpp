@@ -21,11 +21,13 @@ struct StreamMemory {
   /// Valid before the stream runs (all of flash is added). Each input counts up to the end of its
   /// allocation, a whole number of 16-byte units: a DMA may read the padding after its last element.
   std::vector<MemoryAccess> inputs;
-  std::vector<MemoryAccess> outputs;       ///< must be written by the end
+  std::vector<MemoryAccess> outputs; ///< must be written by the end
 };
 
 /// Every problem found, each a sentence naming the command's offset; empty when the stream is sound.
+/// With `written`, also appends every byte range the stream writes (in execution order).
 [[nodiscard]] std::vector<std::string> checkCommandStream(std::span<const std::uint8_t> payload,
-                                                          const StreamMemory& memory);
+                                                          const StreamMemory& memory,
+                                                          std::vector<MemoryAccess>* written = nullptr);
 
 } // namespace ethosu::codegen

@@ -8,7 +8,9 @@
 
 #include "npu/core/diagnostics.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <optional>
 #include <sstream>
 
@@ -57,14 +59,34 @@ std::vector<std::vector<std::int32_t>> arenaOffsets(const npu::Graph& model) {
   return {};
 }
 
+bool mentions(const std::vector<npu::TensorId>& tensors, npu::TensorId tensor) {
+  return std::find(tensors.begin(), tensors.end(), tensor) != tensors.end();
+}
+
+/// Whether an ethos-u operator in [from, to) of the subgraph writes `tensor` (`reads` too: or reads it).
+bool ethosUOperatorUses(const npu::Subgraph& subgraph, std::size_t from, std::size_t to, npu::TensorId tensor,
+                        bool reads) {
+  for (std::size_t other = from; other < to && other < subgraph.operations.size(); ++other) {
+    const npu::Operation& op = subgraph.operations[other];
+    if (isEthosUOperator(op) && (mentions(op.outputs, tensor) || (reads && mentions(op.inputs, tensor)))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::int64_t tensorBytes(const npu::Subgraph& subgraph, npu::TensorId id) {
   return subgraph.validTensorId(id) ? subgraph.tensor(id).byteSize() : 0;
 }
 
 /// The memory an operator's stream runs against; nullopt offsets leave its inputs and outputs
-/// unchecked (everything in scratch counts as written).
-StreamMemory memoryOf(const npu::Subgraph& subgraph, const npu::Operation& op,
-                      const std::vector<std::int32_t>* offsets) {
+/// unchecked (everything in scratch counts as written). The operators of a subgraph run in order on one
+/// arena: an input an earlier operator wrote holds what that operator (and those between) wrote of it
+/// (`earlierWrites`), as a concatenation may be written in parts by several operators. A tensor an
+/// operator writes must be whole after the last operator that writes or reads it, not before.
+StreamMemory memoryOf(const npu::Subgraph& subgraph, std::size_t index, const std::vector<std::int32_t>* offsets,
+                      const std::vector<MemoryAccess>& earlierWrites) {
+  const npu::Operation& op = subgraph.operations[index];
   StreamMemory memory;
   memory.regionBytes[region::kReadOnly] = tensorBytes(subgraph, op.inputs.at(1));
   memory.regionBytes[region::kScratch] = tensorBytes(subgraph, op.inputs.at(2));
@@ -81,14 +103,33 @@ StreamMemory memoryOf(const npu::Subgraph& subgraph, const npu::Operation& op,
     }
     return (*offsets)[static_cast<std::size_t>(id)];
   };
+  const auto mustBeWhole = [&](npu::TensorId tensor, std::int64_t offset) {
+    memory.outputs.push_back({region::kScratch, offset, offset + tensorBytes(subgraph, tensor), true});
+  };
   for (std::size_t i = kFirstFeatureMapInput; i < op.inputs.size(); ++i) {
-    if (const auto offset = offsetOf(op.inputs[i])) {
-      memory.inputs.push_back({region::kScratch, *offset, *offset + tensorBytes(subgraph, op.inputs[i]), false});
+    const npu::TensorId input = op.inputs[i];
+    const auto offset = offsetOf(input);
+    if (!offset) {
+      continue;
+    }
+    const std::int64_t end = *offset + tensorBytes(subgraph, input);
+    if (!ethosUOperatorUses(subgraph, 0, index, input, false)) {
+      memory.inputs.push_back({region::kScratch, *offset, end, false});
+      continue;
+    }
+    // Written by earlier operators: only what they wrote, and the padding to the allocation unit.
+    memory.inputs.push_back({region::kScratch, end, *offset + npu::roundUp(end - *offset, kAllocationUnit), false});
+    if (!ethosUOperatorUses(subgraph, index + 1, subgraph.operations.size(), input, true)) {
+      mustBeWhole(input, *offset);
     }
   }
+  for (const MemoryAccess& write : earlierWrites) {
+    memory.inputs.push_back({write.region, write.start, write.end, false});
+  }
   for (const npu::TensorId output : op.outputs) {
-    if (const auto offset = offsetOf(output)) {
-      memory.outputs.push_back({region::kScratch, *offset, *offset + tensorBytes(subgraph, output), true});
+    if (const auto offset = offsetOf(output);
+        offset && !ethosUOperatorUses(subgraph, index + 1, subgraph.operations.size(), output, true)) {
+      mustBeWhole(output, *offset);
     }
   }
   return memory;
@@ -108,14 +149,15 @@ npu::CodeInspection inspectModel(const npu::Graph& model) {
   std::ostringstream listing;
   for (std::size_t s = 0; s < model.subgraphs.size(); ++s) {
     const npu::Subgraph& subgraph = model.subgraphs[s];
+    std::vector<MemoryAccess> arenaWrites; // by the operators checked so far, in execution order
     for (std::size_t index = 0; index < subgraph.operations.size(); ++index) {
       const npu::Operation& op = subgraph.operations[index];
       if (!isEthosUOperator(op)) {
         continue;
       }
       ++inspection.operators;
-      const std::string who = "subgraph " + std::to_string(s) + ", operator " + std::to_string(index) + " ('" +
-                              op.name + "')";
+      const std::string who =
+          "subgraph " + std::to_string(s) + ", operator " + std::to_string(index) + " ('" + op.name + "')";
       const npu::Tensor* stream =
           !op.inputs.empty() && subgraph.validTensorId(op.inputs[0]) ? &subgraph.tensor(op.inputs[0]) : nullptr;
       if (op.inputs.size() < kFirstFeatureMapInput || stream == nullptr || !stream->data) {
@@ -126,19 +168,24 @@ npu::CodeInspection inspectModel(const npu::Graph& model) {
       try {
         const DriverPayloadView view = readDriverPayload(*stream->data);
         listing << "ethos-u operator " << who << ": "
-                << (view.variant != nullptr ? std::string(view.variant->name) : "unknown accelerator")
-                << " (CONFIG " << hexWord(view.configWord) << ", ID " << hexWord(view.idWord) << "), "
-                << stream->data->size() << " bytes of command stream\n";
-        listing << "Register-Level Command Stream: Output\n" << formatCommands(decodeCommands(view.registerStream))
-                << "\n";
+                << (view.variant != nullptr ? std::string(view.variant->name) : "unknown accelerator") << " (CONFIG "
+                << hexWord(view.configWord) << ", ID " << hexWord(view.idWord) << "), " << stream->data->size()
+                << " bytes of command stream\n";
+        listing << "Register-Level Command Stream: Output\n"
+                << formatCommands(decodeCommands(view.registerStream)) << "\n";
       } catch (const npu::Error& error) {
         inspection.problems.push_back(who + ": " + error.message());
         continue;
       }
       const auto* subgraphOffsets = s < offsets.size() ? &offsets[s] : nullptr;
-      for (const std::string& problem : checkCommandStream(*stream->data, memoryOf(subgraph, op, subgraphOffsets))) {
+      std::vector<MemoryAccess> written;
+      for (const std::string& problem :
+           checkCommandStream(*stream->data, memoryOf(subgraph, index, subgraphOffsets, arenaWrites), &written)) {
         inspection.problems.push_back(who + ": " + problem);
       }
+      // Only the arena outlives an operator (the fast scratch area is each operator's own).
+      std::copy_if(written.begin(), written.end(), std::back_inserter(arenaWrites),
+                   [](const MemoryAccess& access) { return access.region == region::kScratch; });
     }
   }
   inspection.listing = listing.str();

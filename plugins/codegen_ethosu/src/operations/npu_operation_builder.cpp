@@ -4,6 +4,7 @@
 #include "npu/core/diagnostics.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace ethosu::codegen {
 
@@ -211,6 +212,24 @@ BlockOperation blockOperation(StripeCommand stripe, const OperationInfo& info, c
   return npuOp;
 }
 
+/// A feature map copy must stay within its tensors (rounded up to the DMA's 16-byte quantum, as tensors are
+/// allocated): a copy that reads or writes past one corrupts whatever lies beside it, which no check of the
+/// command stream sees when that memory is written and read elsewhere (Vela 3.10's copy of a SPLIT's part).
+void requireWithinTensor(const AddressRange& range, const OperandInfo& operand, const std::string& operation,
+                         const char* verb) {
+  const Strides strides = stridesOf(operand.storage, operand.shape);
+  const Box whole = Box::whole(operand.shape);
+  const std::int64_t start = addressOf(operand.storage, whole.start, strides, operand.shape);
+  const std::int64_t end =
+      start + npu::roundUp(addressOf(operand.storage, whole.end, strides, operand.shape, true) - start, 16);
+  if (range.address < start || range.address + range.length > end) {
+    npu::throwInternalError("the memory copy of operation '" + operation + "' " + verb + " region " +
+                            std::to_string(range.region) + " at [" + std::to_string(range.address) + ", " +
+                            std::to_string(range.address + range.length) + "), outside tensor '" +
+                            operand.storage.name + "' at [" + std::to_string(start) + ", " + std::to_string(end) + ")");
+  }
+}
+
 // Vela: high_level_command_to_npu_op.create_dma_op.
 DmaOperation dmaOperation(const DmaCommand& dma, const OperationInfo& info, const LookupTablePlacement& table) {
   DmaOperation npuOp;
@@ -314,7 +333,12 @@ void appendNpuOperations(const HighLevelCommand& command, std::span<const Operat
     }
     return;
   }
-  to.emplace_back(dmaOperation(dma, operations[index], tables[index]));
+  DmaOperation copy = dmaOperation(dma, operations[index], tables[index]);
+  if (dma.source == DmaCommand::Source::FeatureMap) {
+    requireWithinTensor(copy.source, operations[index].ifm, operations[index].name, "reads");
+    requireWithinTensor(copy.destination, operations[index].ofm, operations[index].name, "writes");
+  }
+  to.emplace_back(std::move(copy));
 }
 
 } // namespace ethosu::codegen

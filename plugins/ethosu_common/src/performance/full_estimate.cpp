@@ -108,6 +108,9 @@ npu::OperationPerformance estimateFullPerformance(const Architecture& arch, cons
     at(scaledBytes, lut.to, lut.purpose, AccessDirection::Read) += lutBytes;
   }
   if (traits.blockType == NpuBlockType::Dma && query.ifm.area != query.ofm.area) {
+    // The copy moves what the operation reads: a SPLIT's or SLICE's part is one run of bytes, which code
+    // generation copies alone (Vela's estimate_full_op_performance costs parent_op.ifm.storage_size(), the
+    // whole source, as its DMA copies it: past the end of the part's OFM).
     const double copied = storedBytes(query.ifm);
     dmaCycles += memoryToMemoryCycles(arch, query.ifm.area, query.ofm.area, copied);
     at(bytes, query.ifm.area, TensorPurpose::FeatureMap, AccessDirection::Read) += copied;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ethosu/config/system_config.hpp"
 #include "ethosu/performance/vela3_estimates.hpp"
+#include "npu/plugin/accelerator.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -102,6 +103,24 @@ BOOST_AUTO_TEST_CASE(a_memory_copy_costs_dma_not_npu_cycles) {
   query.opType = npu::OpType::Memcpy;
   BOOST_TEST(ethosu::measureCycleCost(arch, query).cycles == 0.0);
   BOOST_TEST(ethosu::measureElementAccess(arch, query).ofmWrite == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_memory_copy_of_a_split_part_moves_only_the_part) {
+  // Code generation copies the part a MEMCPY reads (one run of bytes), [1, 18, 1, 30] of [1, 36, 1, 30]
+  // int8: 540 bytes, 544 stored and copied (16-byte units), where Vela costs and copies the whole input's 1088.
+  const auto arch = u55HighEnd();
+  ethosu::OperationTraits traits;
+  traits.type = npu::OpType::Memcpy;
+  traits.blockType = ethosu::NpuBlockType::Dma;
+  const npu::BlockConfig block;
+  npu::PerformanceContext context;
+  context.query.ifm = {{1, 18, 1, 30}, npu::DataType::Int8, TensorFormat::NHWC, MemoryArea::Dram};
+  context.query.ofm = {{1, 1, 18, 30}, npu::DataType::Int8, TensorFormat::NHWC, MemoryArea::Sram};
+  context.query.block = &block;
+  const npu::OperationPerformance copy = ethosu::estimateFullPerformance(arch, traits, context);
+  BOOST_TEST(copy.byteCount(MemoryArea::Dram, npu::TensorPurpose::FeatureMap, npu::AccessDirection::Read) == 544.0);
+  BOOST_TEST(copy.cycle(npu::CycleComponent::Npu) ==
+             ethosu::memoryToMemoryCycles(arch, MemoryArea::Dram, MemoryArea::Sram, 544.0));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -36,7 +36,8 @@
 //       output per time step); "VariableTensorWrite" when the OFM is the buffer of a variable tensor (the
 //       LSTM states: the OFM tensor shares the variable's equivalenceId and stays linear);
 //     "ofm_swap_hw_strides" (bool): the OFM is written with its height and width strides swapped (TRANSPOSE
-//       as an AvgPool; ofmShapes equals ifmShapes, the OFM stays linear);
+//       as an AvgPool; ofmShapes equals ifmShapes; the TRANSPOSE's own OFM stays linear, an activation's
+//       OFM that replaced it may be in bricks);
 //     "ofm_stride_multiplier" (int list, [C, H, W]) and "ofm_tile_base_offset" (int, bytes): the OFM is
 //       written every n-th row/column starting at a byte offset (half-pixel RESIZE_BILINEAR as four
 //       depthwise convolutions; each has writeOffset 0 and writeShape = its IFM shape);
