@@ -52,6 +52,14 @@ struct PassQuery {
   std::optional<npu::TensorFormat> ifmBurstFormat;
   std::optional<npu::TensorFormat> ifm2BurstFormat;
   std::optional<npu::TensorFormat> ofmBurstFormat;
+  /// Shapes the burst estimate views ifm and ifm2 in when they differ from their own (its shape4D):
+  /// Vela 2.1's code generation swaps the pass's operand shapes, not its tensors, when it puts a
+  /// broadcast operand second (high_level_command_to_npu_op), and the final estimate runs after it.
+  std::optional<npu::Shape4> ifmBurstShape;
+  std::optional<npu::Shape4> ifm2BurstShape;
+  /// The operand Vela 2.1 derives the IFM block from when it is not ifm: the primary operation's first
+  /// input as the graph has it (primary_op.ifm_shapes[0]), even when a broadcast one is read second.
+  std::optional<npu::FeatureMapQuery> blockIfm;
   Block ofmBlock; ///< the block config's OFM block, before clamping to the OFM
   BlockTraversal traversal = BlockTraversal::Default;
   bool accumulator40 = false;  ///< 16-bit IFM, not pooling, every feature map quantised (is_acc_40bits_used)
