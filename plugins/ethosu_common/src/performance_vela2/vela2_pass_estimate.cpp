@@ -270,6 +270,14 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
     dmaSource = dmaSource.value_or(query.lut->from);
   }
 
+  for (const PassQuery::ConstantRead& constant : query.constantReads) {
+    const auto bytes = static_cast<double>(constant.bytes);
+    const MemoryArea area = arch.memory().constantArea;
+    add(area, TensorPurpose::FeatureMap, AccessDirection::Read, bytes,
+        transferEfficiencyBytes(arch, area, true, npu::TensorFormat::NHCWB16, constant.elementBytes,
+                                npu::Shape4{1, 1, 1, constant.elements}, ifmBlock, bytes));
+  }
+
   // Inputs.
   const double ifmBytes = featureMapBytes(query.ifm) * ifmReadMultiple;
   add(query.ifm.area, TensorPurpose::FeatureMap, AccessDirection::Read, ifmBytes,
@@ -416,6 +424,16 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   }
   if (weights.present && weights.scalesBuffered && weights.bufferArea) {
     query.scaleBufferArea = weights.bufferArea;
+  }
+  // Vela 2.1 keeps a transpose convolution's output-shape constant among the pass's inputs
+  // (fixup_conv2d_backprop swaps it behind the IFM): the pass reads it where it is stored.
+  if (op.type == npu::OpType::Conv2DBackpropInputSwitchedBias && op.inputs.size() > 2) {
+    const npu::Tensor* outputShape = subgraph.findTensor(op.inputs[2]);
+    if (outputShape != nullptr && outputShape->isConstant() && arch.memory().constantArea != MemoryArea::Unknown) {
+      query.constantReads.push_back(
+          PassQuery::ConstantRead{outputShape->byteSize(), npu::bytesOf(outputShape->type),
+                                  static_cast<int>(std::max<std::int64_t>(1, outputShape->elements()))});
+    }
   }
   query.lut = context.lutTransfer;
   if (op.activation) {

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace ethosu::vela2 {
 
@@ -73,6 +74,14 @@ struct PassQuery {
   std::optional<std::int64_t> scaleBytes;
   /// The scales are copied once into this memory and read from there (an FSBias tensor).
   std::optional<npu::MemoryArea> scaleBufferArea;
+  /// A constant input the pass reads in place besides its operands (a transpose convolution's
+  /// output-shape tensor), judged as a brick-format [1, 1, 1, N] feature map read with the IFM block.
+  struct ConstantRead {
+    std::int64_t bytes = 0;
+    int elementBytes = 1;
+    int elements = 1;
+  };
+  std::vector<ConstantRead> constantReads;
   std::optional<npu::ConstantTransfer> lut;
   int lutElementBytes = 1; ///< bytes of one lookup-table entry
   /// The pass is the first NPU pass of its subgraph: its DMA transfers add to the NPU cycles.
