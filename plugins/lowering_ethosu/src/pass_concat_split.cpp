@@ -9,13 +9,18 @@
 #include "npu/core/diagnostics.hpp"
 
 #include <algorithm>
+#include <array>
 #include <set>
+#include <string_view>
 
 namespace ethosu::lowering {
 
 using namespace npu;
 
 namespace {
+
+/// Per input slot: Vela 2.1.1 keeps the split input this operation reads out of the brick format.
+constexpr std::array<std::string_view, 2> kSplitPartUnaligned{"ifm_split_part_unaligned", "ifm2_split_part_unaligned"};
 
 int axisIn4D(int axis, int rank) {
   return axis >= 0 ? axis + (4 - rank) : 4 + axis;
@@ -219,6 +224,21 @@ std::optional<std::vector<Operation>> rewriteSplit(Subgraph& subgraph, const Ope
   if (regions.size() != op.outputs.size()) {
     return std::nullopt;
   }
+  // Vela 2.1.1's rewrite_split_ops keeps the input of a SPLIT, SPLIT_V or UNPACK out of the brick format
+  // when a part it reads starts, or an earlier part ends, at a channel offset that is not a multiple of
+  // 16 (a SLICE's or STRIDED_SLICE's read never does); its 2020 cost model judges bursts by that.
+  std::size_t lastRead = 0;
+  for (std::size_t index = 0; index < op.outputs.size(); ++index) {
+    if (consumerCount(subgraph, op.outputs[index]) != 0) {
+      lastRead = index;
+    }
+  }
+  bool unalignedPart = false;
+  if (op.type != OpType::Slice && op.type != OpType::StridedSlice) {
+    for (std::size_t index = 1; index <= lastRead; ++index) {
+      unalignedPart = unalignedPart || regions[index].offset.depth % 16 != 0;
+    }
+  }
   std::vector<Operation> reads;
   for (std::size_t index = 0; index < op.outputs.size(); ++index) {
     const TensorId output = op.outputs[index];
@@ -232,6 +252,9 @@ std::optional<std::vector<Operation>> rewriteSplit(Subgraph& subgraph, const Ope
     read.ofmShapes = {regions[index].ofmShape};
     read.readOffsets[0] = regions[index].offset;
     read.readShapes[0] = regions[index].shape;
+    if (unalignedPart) {
+      read.attributes.set(std::string(kSplitPartUnaligned[0]), true);
+    }
     reads.push_back(std::move(read));
   }
   return reads;
@@ -317,6 +340,9 @@ void moveReadIntoConsumer(const Operation& read, Operation& consumer) {
   const std::size_t slot = consumer.ifm() == read.ofm() ? 0 : 1;
   const TensorId target = read.ofm();
   consumer.readOffsets[slot] = read.readOffsets[0];
+  if (read.attributes.getOr<bool>(kSplitPartUnaligned[0], false)) {
+    consumer.attributes.set(std::string(kSplitPartUnaligned[slot]), true);
+  }
   consumer.readShapes[slot] = read.readShapes[0];
   for (TensorId& input : consumer.inputs) {
     if (input == target) {
@@ -378,6 +404,9 @@ void removeSplitSliceReads(Subgraph& subgraph, const LoweringContext& context) {
     copy.ofmShapes = read.ofmShapes;
     copy.readOffsets = read.readOffsets;
     copy.readShapes = read.readShapes;
+    if (read.attributes.getOr<bool>(kSplitPartUnaligned[0], false)) {
+      copy.attributes.set(std::string(kSplitPartUnaligned[0]), true);
+    }
     read = std::move(copy);
   }
   std::vector<Operation> kept;

@@ -68,6 +68,7 @@ void removeReshapesVela21(Subgraph& subgraph) {
       // It runs on the CPU with its neighbour instead, moving nothing (2.1.1's totals have no pass for it).
       subgraph.operations[i].placement = Placement::Cpu;
       subgraph.operations[i].placementReason = "a CPU operation reads or writes it in another shape";
+      subgraph.operations[i].attributes.set("bypassed_reshape", true);
       continue;
     }
     if (in.scale != out.scale || in.zeroPoint != out.zeroPoint) {

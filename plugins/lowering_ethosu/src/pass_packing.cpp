@@ -177,6 +177,9 @@ void packActivations(Subgraph& subgraph, VelaRelease release) {
     primary.ofmShapes = op.ofmShapes;
     primary.readOffsets = op.readOffsets;
     primary.readShapes = op.readShapes;
+    if (op.attributes.getOr<bool>("ifm_split_part_unaligned", false)) {
+      primary.attributes.set("ifm_split_part_unaligned", true);
+    }
     primary.attributes.set("packed_operations", std::int64_t{1});
     primary.attributes.set("pass_primary_nop", true);
     if (primary.ifmShapes.empty()) {

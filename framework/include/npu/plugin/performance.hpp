@@ -100,6 +100,9 @@ struct PerformanceContext {
   /// The operation starts its region: nothing ran before it under which its DMA could be hidden
   /// (Vela 2.1 adds the DMA of the first NPU pass to its NPU cycles).
   bool startsRegion = false;
+  /// The estimate of a finished schedule (a report's), not of a scheduler's candidate: Vela 2.1 makes
+  /// its final estimate after code generation, which may have changed how a pass views its operands.
+  bool finalSchedule = false;
 };
 
 /// Final per-operation figures.

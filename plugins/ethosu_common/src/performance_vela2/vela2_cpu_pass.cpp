@@ -43,11 +43,47 @@ double brickBytes(const npu::Tensor& tensor) {
   return static_cast<double>(tensor.elements() / depth * npu::roundUp(depth, 16) * npu::bytesOf(tensor.type));
 }
 
+/// Whether every use of `tensor` is the shape input of a RESHAPE that Vela 2.1.1 removes, directly or
+/// through CPU operations whose outputs are used so too: 2.1.1 packs passes walking from the outputs,
+/// and a removed RESHAPE no longer reaches the side chain that computed its shape (SHAPE,
+/// STRIDED_SLICE, PACK), so that chain has no passes.
+bool feedsOnlyRemovedShapes(const npu::Subgraph& subgraph, npu::TensorId tensor, int depth) {
+  if (depth > 64 || std::find(subgraph.outputs.begin(), subgraph.outputs.end(), tensor) != subgraph.outputs.end()) {
+    return false;
+  }
+  bool used = false;
+  for (const npu::Operation& reader : subgraph.operations) {
+    const auto input = std::find(reader.inputs.begin(), reader.inputs.end(), tensor);
+    if (input == reader.inputs.end()) {
+      continue;
+    }
+    used = true;
+    if (reader.attributes.getOr<bool>("bypassed_reshape", false) && input != reader.inputs.begin() &&
+        std::find(input + 1, reader.inputs.end(), tensor) == reader.inputs.end()) {
+      continue;
+    }
+    if (reader.placement == npu::Placement::Npu || reader.outputs.empty()) {
+      return false;
+    }
+    for (const npu::TensorId output : reader.outputs) {
+      if (!feedsOnlyRemovedShapes(subgraph, output, depth + 1)) {
+        return false;
+      }
+    }
+  }
+  return used;
+}
+
 } // namespace
 
 std::optional<npu::OperationPerformance> estimateCpuPass(const Architecture& arch, const npu::Subgraph& subgraph,
                                                          const npu::Operation& op) {
   if (movesNothing(op.type)) {
+    return std::nullopt;
+  }
+  if (!op.outputs.empty() && std::all_of(op.outputs.begin(), op.outputs.end(), [&](npu::TensorId output) {
+        return feedsOnlyRemovedShapes(subgraph, output, 0);
+      })) {
     return std::nullopt;
   }
   const npu::MemorySystem& memory = arch.memory();

@@ -83,11 +83,34 @@ std::int64_t packedScaleStorageBytes(int depth, int cores) {
   return npu::roundUp(elements * kScaleBiasBytesPerChannel, 16);
 }
 
+/// Whether Vela 2.1's code generation puts the operation's second input first
+/// (high_level_command_to_npu_op.ifm_ifm2_correct_order): a scalar first input, or one broadcast in a
+/// dimension the second is not. It swaps the pass's operand shapes then, not its tensors.
+bool swapsOperandViews(const npu::Subgraph& subgraph, const npu::Operation& op, const PassQuery& query, bool reversed) {
+  const npu::Tensor* first = subgraph.findTensor(op.ifm());
+  const npu::Tensor* second = subgraph.findTensor(op.ifm2());
+  if (first == nullptr || second == nullptr || !query.ifm2) {
+    return false;
+  }
+  if (first->shape.isScalar()) {
+    return true;
+  }
+  if (second->shape.isScalar()) {
+    return false;
+  }
+  const npu::Shape4& a = reversed ? query.ifm2->shape : query.ifm.shape;
+  const npu::Shape4& b = reversed ? query.ifm.shape : query.ifm2->shape;
+  const auto broadcast = [](int x, int y) { return x != y && x == 1; };
+  return broadcast(a.batch, b.batch) || broadcast(a.height, b.height) || broadcast(a.width, b.width) ||
+         broadcast(a.depth, b.depth);
+}
+
 } // namespace
 
 // Vela 2.1 keeps a feature map out of the brick format (its avoid_NHCWB16) when an operation
-// sees it in another shape, or writes or reads it at a depth offset that is not a multiple of 16
-// (graph_optimiser.rewrite_concat_ops, rewrite_split_ops, remove_reshapes). Other reasons to store a
+// sees it in another shape, writes it at a depth offset that is not a multiple of 16, or it is the input
+// of a SPLIT, SPLIT_V or UNPACK with such a part (graph_optimiser.rewrite_concat_ops, rewrite_split_ops,
+// remove_reshapes; a SLICE or STRIDED_SLICE reads at any offset without it). Other reasons to store a
 // feature map linearly (a subgraph boundary, a CPU neighbour) leave its bursts judged as brick.
 bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
   const npu::Tensor* tensor = subgraph.findTensor(id);
@@ -97,6 +120,15 @@ bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
   const npu::Shape4 shape = npu::Shape4::fromShape(tensor->shape);
   const auto unaligned = [](const std::optional<npu::Shape4>& offset) { return offset && offset->depth % 16 != 0; };
   for (const npu::Operation& op : subgraph.operations) {
+    if (op.attributes.getOr<bool>("bypassed_reshape", false) && (op.ifm() == id || op.ofm() == id)) {
+      // remove_reshapes: the tensor that stands for both sides of a removed RESHAPE of another shape.
+      const npu::Tensor* input = subgraph.findTensor(op.ifm());
+      const npu::Tensor* output = subgraph.findTensor(op.ofm());
+      if (input != nullptr && output != nullptr &&
+          npu::Shape4::fromShape(input->shape) != npu::Shape4::fromShape(output->shape)) {
+        return true;
+      }
+    }
     if (op.placement != npu::Placement::Npu) {
       continue;
     }
@@ -105,7 +137,8 @@ bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
     }
     for (std::size_t slot = 0; slot < 2; ++slot) {
       if ((slot == 0 ? op.ifm() : op.ifm2()) == id &&
-          (unaligned(op.readOffsets[slot]) || (op.ifmShapes.size() > slot && op.ifmShapes[slot] != shape))) {
+          (op.attributes.getOr<bool>(slot == 0 ? "ifm_split_part_unaligned" : "ifm2_split_part_unaligned", false) ||
+           (op.ifmShapes.size() > slot && op.ifmShapes[slot] != shape))) {
         return true;
       }
     }
@@ -144,9 +177,10 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
   Block ofmBlock{std::min(query.ofmBlock.width, ofmShape.width), std::min(query.ofmBlock.height, ofmShape.height),
                  std::min(query.ofmBlock.depth, ofmShape.depth)};
   // Every NPU pass reads its inputs in the IFM block of its (clamped) OFM block, elementwise ones too.
-  const npu::Shape4& ifmShape = query.ifm.shape;
+  const npu::FeatureMapQuery& blockIfm = query.blockIfm.value_or(query.ifm);
+  const npu::Shape4& ifmShape = blockIfm.shape;
   const int ifmDepth =
-      ifmBlockDepth(blockType, ifmShape.depth, npu::bitsOf(query.ifm.type), query.traversal, ofmBlock.depth);
+      ifmBlockDepth(blockType, ifmShape.depth, npu::bitsOf(blockIfm.type), query.traversal, ofmBlock.depth);
   Block ifmBlock = ifmBlockSize(arch, ifmDepth, ofmBlock, query.traits.kernel, query.traits.resampling);
   ifmBlock.width = std::min(ifmBlock.width, ifmShape.width);
   ifmBlock.height = std::min(ifmBlock.height, ifmShape.height);
@@ -236,16 +270,26 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
     dmaSource = dmaSource.value_or(query.lut->from);
   }
 
+  for (const PassQuery::ConstantRead& constant : query.constantReads) {
+    const auto bytes = static_cast<double>(constant.bytes);
+    const MemoryArea area = arch.memory().constantArea;
+    add(area, TensorPurpose::FeatureMap, AccessDirection::Read, bytes,
+        transferEfficiencyBytes(arch, area, true, npu::TensorFormat::NHCWB16, constant.elementBytes,
+                                npu::Shape4{1, 1, 1, constant.elements}, ifmBlock, bytes));
+  }
+
   // Inputs.
   const double ifmBytes = featureMapBytes(query.ifm) * ifmReadMultiple;
   add(query.ifm.area, TensorPurpose::FeatureMap, AccessDirection::Read, ifmBytes,
       transferEfficiencyBytes(arch, query.ifm.area, true, query.ifmBurstFormat.value_or(query.ifm.format),
-                              npu::bytesOf(query.ifm.type), query.ifm.shape, ifmBlock, ifmBytes));
+                              npu::bytesOf(query.ifm.type), query.ifmBurstShape.value_or(query.ifm.shape), ifmBlock,
+                              ifmBytes));
   if (query.ifm2) {
     const double ifm2Bytes = featureMapBytes(*query.ifm2);
     add(query.ifm2->area, TensorPurpose::FeatureMap, AccessDirection::Read, ifm2Bytes,
         transferEfficiencyBytes(arch, query.ifm2->area, true, query.ifm2BurstFormat.value_or(query.ifm2->format),
-                                npu::bytesOf(query.ifm2->type), query.ifm2->shape, ifmBlock, ifm2Bytes));
+                                npu::bytesOf(query.ifm2->type), query.ifm2BurstShape.value_or(query.ifm2->shape),
+                                ifmBlock, ifm2Bytes));
   }
 
   if (query.firstNpuPass && dmaSource && arch.bandwidthPerCycle(*dmaSource) > 0.0) {
@@ -326,6 +370,13 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   readInPlace(cost.reversedOperands ? op.ifm2() : op.ifm(), query.ifm);
   if (query.ifm2) {
     readInPlace(cost.reversedOperands ? op.ifm() : op.ifm2(), *query.ifm2);
+    if (cost.reversedOperands) {
+      query.blockIfm = *query.ifm2;
+    }
+    if (context.finalSchedule && swapsOperandViews(subgraph, op, query, cost.reversedOperands)) {
+      query.ifmBurstShape = query.ifm2->shape;
+      query.ifm2BurstShape = query.ifm.shape;
+    }
   }
   query.ifmBurstFormat = allowedFormat(cost.reversedOperands ? op.ifm2() : op.ifm());
   query.ifm2BurstFormat = allowedFormat(cost.reversedOperands ? op.ifm() : op.ifm2());
@@ -373,6 +424,16 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   }
   if (weights.present && weights.scalesBuffered && weights.bufferArea) {
     query.scaleBufferArea = weights.bufferArea;
+  }
+  // Vela 2.1 keeps a transpose convolution's output-shape constant among the pass's inputs
+  // (fixup_conv2d_backprop swaps it behind the IFM): the pass reads it where it is stored.
+  if (op.type == npu::OpType::Conv2DBackpropInputSwitchedBias && op.inputs.size() > 2) {
+    const npu::Tensor* outputShape = subgraph.findTensor(op.inputs[2]);
+    if (outputShape != nullptr && outputShape->isConstant() && arch.memory().constantArea != MemoryArea::Unknown) {
+      query.constantReads.push_back(
+          PassQuery::ConstantRead{outputShape->byteSize(), npu::bytesOf(outputShape->type),
+                                  static_cast<int>(std::max<std::int64_t>(1, outputShape->elements()))});
+    }
   }
   query.lut = context.lutTransfer;
   if (op.activation) {

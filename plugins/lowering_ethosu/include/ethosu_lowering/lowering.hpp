@@ -46,6 +46,12 @@
 //     "ofm_can_reuse_ifm" (bool): hint that the OFM may overwrite the IFM (elementwise, same shapes);
 //     "ifm_read_view" (int list [N, H, W, C]): the view an operation had of a split part it now reads
 //       from the split's source (readOffsets/readShapes in the source's shape); code generation only;
+//     "ifm_split_part_unaligned"/"ifm2_split_part_unaligned" (bool): the input is a SPLIT's, SPLIT_V's or
+//       UNPACK's whose parts start at a channel offset not a multiple of 16 (Vela 2.1.1 avoids the brick
+//       format for it; a SLICE's never); the 2020 cost model only;
+//     "bypassed_reshape" (bool): a RESHAPE Vela 2.1.1 removes that stays on the CPU here because a CPU
+//       operation reads or writes it (2.1.1 avoids the brick format for its tensors when the shapes
+//       differ); the 2020 cost model only;
 //     "weights_format" (int): FullyConnected weights layout (0 = Vela order);
 // - Tensor formats (Vela's check_format_restrictions): a feature map that may be stored in the brick
 //   format gets TensorFormat::NHCWB16; one that must stay linear (Vela's force_linear_format: subgraph

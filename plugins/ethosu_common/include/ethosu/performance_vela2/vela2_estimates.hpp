@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace ethosu::vela2 {
 
@@ -52,6 +53,14 @@ struct PassQuery {
   std::optional<npu::TensorFormat> ifmBurstFormat;
   std::optional<npu::TensorFormat> ifm2BurstFormat;
   std::optional<npu::TensorFormat> ofmBurstFormat;
+  /// Shapes the burst estimate views ifm and ifm2 in when they differ from their own (its shape4D):
+  /// Vela 2.1's code generation swaps the pass's operand shapes, not its tensors, when it puts a
+  /// broadcast operand second (high_level_command_to_npu_op), and the final estimate runs after it.
+  std::optional<npu::Shape4> ifmBurstShape;
+  std::optional<npu::Shape4> ifm2BurstShape;
+  /// The operand Vela 2.1 derives the IFM block from when it is not ifm: the primary operation's first
+  /// input as the graph has it (primary_op.ifm_shapes[0]), even when a broadcast one is read second.
+  std::optional<npu::FeatureMapQuery> blockIfm;
   Block ofmBlock; ///< the block config's OFM block, before clamping to the OFM
   BlockTraversal traversal = BlockTraversal::Default;
   bool accumulator40 = false;  ///< 16-bit IFM, not pooling, every feature map quantised (is_acc_40bits_used)
@@ -65,6 +74,14 @@ struct PassQuery {
   std::optional<std::int64_t> scaleBytes;
   /// The scales are copied once into this memory and read from there (an FSBias tensor).
   std::optional<npu::MemoryArea> scaleBufferArea;
+  /// A constant input the pass reads in place besides its operands (a transpose convolution's
+  /// output-shape tensor), judged as a brick-format [1, 1, 1, N] feature map read with the IFM block.
+  struct ConstantRead {
+    std::int64_t bytes = 0;
+    int elementBytes = 1;
+    int elements = 1;
+  };
+  std::vector<ConstantRead> constantReads;
   std::optional<npu::ConstantTransfer> lut;
   int lutElementBytes = 1; ///< bytes of one lookup-table entry
   /// The pass is the first NPU pass of its subgraph: its DMA transfers add to the NPU cycles.
