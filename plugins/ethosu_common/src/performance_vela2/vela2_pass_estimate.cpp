@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ethosu::vela2 {
 
@@ -291,6 +292,12 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   query.ifm = cost.ifm;
   query.ifm2 = cost.ifm2;
   query.ofm = cost.ofm;
+  // Vela 2.1 costs a binary elementwise pass with its operation's first input as the IFM, even a
+  // scalar or constant one (pass_packing orders a pass's inputs as its primary operation's; only the
+  // command stream swaps them): its memory, type and block read decide the command cycles.
+  if (cost.reversedOperands && query.ifm2) {
+    std::swap(query.ifm, *query.ifm2);
+  }
   // npu_performance.estimate_memory_transfer_efficiency judges bursts in the brick format unless the
   // feature map avoids it (avoid_NHCWB16), whatever the format it is stored in.
   const auto allowedFormat = [&](npu::TensorId tensor) -> std::optional<npu::TensorFormat> {
@@ -308,12 +315,11 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   }
   // Likewise an operation reading part of a tensor (a split's copy, or the reader a split's read was
   // moved into) sees the whole tensor as its IFM (rewrite_split_ops gives it the input's shape).
-  const std::size_t primarySlot = cost.reversedOperands ? 1 : 0;
-  if (op.readShapes[primarySlot]) {
-    query.ifm.shape = subgraph.ifmShape(op, primarySlot);
+  if (op.readShapes[0]) {
+    query.ifm.shape = subgraph.ifmShape(op, 0);
   }
-  if (query.ifm2 && op.readShapes[1 - primarySlot]) {
-    query.ifm2->shape = subgraph.ifmShape(op, 1 - primarySlot);
+  if (query.ifm2 && op.readShapes[1]) {
+    query.ifm2->shape = subgraph.ifmShape(op, 1);
   }
   // A constant operand of an elementwise operation is read where it is stored (mark_tensors keeps
   // constants in permanent storage; only weights, biases and LUTs are copied by DMA).
@@ -323,12 +329,12 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
       featureMap.area = arch.memory().constantArea;
     }
   };
-  readInPlace(cost.reversedOperands ? op.ifm2() : op.ifm(), query.ifm);
+  readInPlace(op.ifm(), query.ifm);
   if (query.ifm2) {
-    readInPlace(cost.reversedOperands ? op.ifm() : op.ifm2(), *query.ifm2);
+    readInPlace(op.ifm2(), *query.ifm2);
   }
-  query.ifmBurstFormat = allowedFormat(cost.reversedOperands ? op.ifm2() : op.ifm());
-  query.ifm2BurstFormat = allowedFormat(cost.reversedOperands ? op.ifm() : op.ifm2());
+  query.ifmBurstFormat = allowedFormat(op.ifm());
+  query.ifm2BurstFormat = allowedFormat(op.ifm2());
   query.ofmBurstFormat = allowedFormat(op.ofm());
   const npu::Shape4& block = cost.block->ofmBlock;
   query.ofmBlock = Block{block.width, block.height, block.depth};
@@ -382,7 +388,7 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   }
   query.firstNpuPass = context.startsRegion;
   if (op.attributes.getOr<bool>("pass_primary_nop", false)) {
-    const npu::Tensor* ifm = subgraph.findTensor(cost.reversedOperands ? op.ifm2() : op.ifm());
+    const npu::Tensor* ifm = subgraph.findTensor(op.ifm());
     const npu::MemorySystem& memory = arch.memory();
     query.commandOfmArea = ifm != nullptr && ifm->isConstant() ? memory.constantArea : memory.featureMapArea;
     query.commandOfmType = query.ifm.type;
