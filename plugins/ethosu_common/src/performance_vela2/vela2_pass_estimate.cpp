@@ -114,6 +114,30 @@ bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
   return false;
 }
 
+// graph_optimiser.add_attrs_to_resizebilinear and convert_resizebilinear_to_2x2_pool mark the IFM of
+// an NPU resize, fixup_conv2d_backprop the IFM of every transpose convolution (the CPU's too). They run
+// before remove_SplitSliceRead: a reader a split's read was moved into marked the split's output, not
+// the tensor it now reads. Only the first 2x step of a resize marks its IFM (the later steps read new
+// intermediates), so the later steps are costed as not upscaled.
+npu::Resampling ifmResampling(const npu::Subgraph& subgraph, const npu::Operation& op) {
+  if (!subgraph.validTensorId(op.ifm())) {
+    return op.ifmResampling;
+  }
+  for (const npu::Operation& reader : subgraph.operations) {
+    if (reader.placement == npu::Placement::Npu && reader.ifmResampling != npu::Resampling::None &&
+        reader.ifm() == op.ifm() && !reader.readShapes[0] &&
+        !reader.attributes.getOr<bool>("resize_later_step", false)) {
+      return reader.ifmResampling;
+    }
+    constexpr std::size_t kTransposeConvIfm = 2; // TFLite's TRANSPOSE_CONV inputs: shape, weights, IFM
+    if (reader.type == npu::OpType::Conv2DBackpropInput && reader.inputs.size() > kTransposeConvIfm &&
+        reader.inputs[kTransposeConvIfm] == op.ifm()) {
+      return npu::Resampling::Transpose;
+    }
+  }
+  return npu::Resampling::None;
+}
+
 std::int64_t passMacs(const PassQuery& query) {
   const NpuBlockType type = query.traits.blockType;
   const npu::Shape4& ofm = query.ofm.shape;
@@ -289,6 +313,7 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   npu::require(cost.block != nullptr, "a cost query needs a block config");
   PassQuery query;
   query.traits = traitsOf(subgraph, op);
+  query.traits.resampling = ifmResampling(subgraph, op);
   query.ifm = cost.ifm;
   query.ifm2 = cost.ifm2;
   query.ofm = cost.ofm;

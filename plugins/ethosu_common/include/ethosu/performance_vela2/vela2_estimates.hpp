@@ -115,6 +115,11 @@ struct PassQuery {
 /// stored linearly for another reason (a subgraph boundary, a CPU neighbour) does not count.
 [[nodiscard]] bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId tensor);
 
+/// How Vela 2.1 upscales the operation's IFM: a property of the tensor there (Tensor.resampling_mode),
+/// set by an upscaling reader (a resize's 2x2 pool, any transpose convolution), so every operation
+/// reading that tensor as its IFM sees it in its block configs and IFM block.
+[[nodiscard]] npu::Resampling ifmResampling(const npu::Subgraph& subgraph, const npu::Operation& op);
+
 /// The memory traffic of an operation Vela 2.1 runs on the CPU (none for its memory-only passes).
 [[nodiscard]] std::optional<npu::OperationPerformance>
 estimateCpuPass(const Architecture& arch, const npu::Subgraph& subgraph, const npu::Operation& op);
