@@ -100,6 +100,9 @@ struct PerformanceContext {
   /// The operation starts its region: nothing ran before it under which its DMA could be hidden
   /// (Vela 2.1 adds the DMA of the first NPU pass to its NPU cycles).
   bool startsRegion = false;
+  /// Asked by a scheduler while it searches, before the operation becomes commands (Vela 2.1 applies an
+  /// activation packed into a pass only from then on); unset for a scheduled operation's final figures.
+  bool scheduling = false;
 };
 
 /// Final per-operation figures.

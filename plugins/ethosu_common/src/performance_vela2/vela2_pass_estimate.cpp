@@ -314,6 +314,11 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   PassQuery query;
   query.traits = traitsOf(subgraph, op);
   query.traits.resampling = ifmResampling(subgraph, op);
+  // A stand-alone activation packed into the pass is the primary operation's only once the pass becomes
+  // commands (high_level_command_stream_generator); the search saw the operation's own.
+  if (const auto packed = op.attributes.get<std::string>("command_stream_activation"); packed && !context.scheduling) {
+    query.traits.activation = npu::opTypeFromName(*packed);
+  }
   query.ifm = cost.ifm;
   query.ifm2 = cost.ifm2;
   query.ofm = cost.ofm;
