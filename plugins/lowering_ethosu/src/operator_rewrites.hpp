@@ -54,6 +54,8 @@ RewriteResult fixupAsymmetricWeights(npu::Subgraph& subgraph, const npu::Operati
 RewriteResult convertMeanToDepthwiseConv(npu::Subgraph& subgraph, const npu::Operation& op);
 // pass_softmax.cpp
 RewriteResult convertSoftmax(npu::Subgraph& subgraph, const npu::Operation& op);
+/// convertSoftmax with 2.1.1's operand order (the rescaling ADD of the 8-bit graph takes its constant first).
+RewriteResult convertSoftmaxVela21(npu::Subgraph& subgraph, const npu::Operation& op);
 // pass_elementwise.cpp
 RewriteResult convertSquaredDifference(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult convertPrelu(npu::Subgraph& subgraph, const npu::Operation& op);

@@ -58,6 +58,8 @@ void rewriteOperators(Subgraph& subgraph, const LoweringContext& context) {
         rewrite = convertMeanVela21;
       } else if (vela21 && rewrite == RewriteFunction{fixupResize}) {
         rewrite = fixupResizeVela21;
+      } else if (vela21 && rewrite == RewriteFunction{convertSoftmax}) {
+        rewrite = convertSoftmaxVela21;
       } else if (vela21 && rewrite == RewriteFunction{convertQuantize}) {
         rewrite = convertQuantizeVela21;
       }

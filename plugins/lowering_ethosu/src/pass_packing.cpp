@@ -143,7 +143,9 @@ void packActivations(Subgraph& subgraph, VelaRelease release) {
         // SchedulerOperation takes ps.primary_op.activation), but the packed ReLU replaces it when the
         // pass becomes commands (high_level_command_stream_generator.py), so the final figures and the
         // command stream use the ReLU: recorded as "command_stream_activation" (with its clamp).
-        if (!producer.activation) {
+        // Vela 2.1.1's search costs the pass with the producer's own activation too (none for a
+        // producer without one): the ReLU is the pass's only from the command stream on.
+        if (!producer.activation && release == VelaRelease::V3_10) {
           producer.activation = activationFromOperation(op);
         } else {
           setCommandStreamActivation(producer, activationFromOperation(op));
@@ -164,15 +166,11 @@ void packActivations(Subgraph& subgraph, VelaRelease release) {
     Operation primary = makeAvgPoolNop(op, op.name + "_avgpool");
     primary.inputs = {op.ifm()};
     primary.outputs = op.outputs;
-    if (release == VelaRelease::V3_10) {
-      // Vela 3.10's create_primary_op makes a new 1x1 AvgPool with no activation of its own: the
-      // scheduler costs the pass without it (e.g. the slack it gives the next operation's weight DMA),
-      // and the stand-alone activation is attached only when the pass becomes commands
-      // (high_level_command_stream_generator.py), which the final figures follow.
-      setCommandStreamActivation(primary, activationFromOperation(op));
-    } else {
-      primary.activation = activationFromOperation(op); // the 2020 cost model reads only the operation
-    }
+    // Vela's create_primary_op makes a new 1x1 AvgPool with no activation of its own: the scheduler
+    // costs the pass without it (e.g. the slack it gives the next operation's weight DMA), and the
+    // stand-alone activation is attached only when the pass becomes commands
+    // (high_level_command_stream_generator.py), which the final figures follow (both releases).
+    setCommandStreamActivation(primary, activationFromOperation(op));
     primary.ifmShapes = op.ifmShapes;
     primary.ofmShapes = op.ofmShapes;
     primary.readOffsets = op.readOffsets;

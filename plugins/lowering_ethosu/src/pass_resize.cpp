@@ -283,6 +283,9 @@ RewriteResult fixupResizeVela21(Subgraph& subgraph, const Operation& op) {
     Operation step = resize;
     if (count > 0) {
       step.name = op.name + "_" + std::to_string(count);
+      // Only the first step's IFM is marked as upscaled in 2.1.1 (its Tensor.resampling_mode): the
+      // intermediates are new tensors, and its cost model reads them as not upscaled.
+      step.attributes.set("resize_later_step", true);
     }
     step.inputs.at(0) = previous;
     if (height == ofm.height && width == ofm.width) {

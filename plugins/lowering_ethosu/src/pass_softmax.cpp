@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SOFTMAX as the ~30 elementwise and reduction operations Vela emits (Vela softmax.py SoftMax.get_graph,
 // get_graph_8bit, get_graph_int16). Names follow Vela: "<op>_<kind><pass number>".
+#include "ethosu_lowering/lowering.hpp"
 #include "ethosu_lowering/rewrite_support.hpp"
 #include "lut_tables.hpp"
 #include "nop_operations.hpp"
@@ -73,7 +74,8 @@ Quantisation scaled(const Quantisation& base, double scale, std::int64_t zeroPoi
   return quantisation;
 }
 
-std::vector<Operation> softmax8Bit(Subgraph& subgraph, const Operation& op, const Shape4& ifmShape) {
+std::vector<Operation> softmax8Bit(Subgraph& subgraph, const Operation& op, const Shape4& ifmShape,
+                                   VelaRelease release) {
   SoftmaxBuilder build(subgraph, op);
   const Tensor& ifm = subgraph.tensor(op.ifm());
   const DataType ifmType = ifm.type;
@@ -125,8 +127,11 @@ std::vector<Operation> softmax8Bit(Subgraph& subgraph, const Operation& op, cons
   TensorId shiftedSumMinusOne = build.elementwise(OpType::Sub, "sub", shiftedSum, shiftedOne, noScale, activation);
   shiftedSumMinusOne = build.elementwise(OpType::SHL, "shl", shiftedSumMinusOne, one, noScale, activation);
   const TensorId f0One = build.constant("F0_one_const", (std::int64_t{1} << 31) - 1, noScale);
-  const TensorId halfDenominator =
-      build.elementwise(OpType::Add, "add", shiftedSumMinusOne, f0One, oneScale, activation);
+  // Vela 2.1.1's create_rescale_add takes the constant first, Vela 3.10's create_add second: the
+  // order decides which operand 2.1.1's cost model reads as the IFM.
+  const bool constantFirst = release == VelaRelease::V2_1;
+  const TensorId halfDenominator = build.elementwise(OpType::Add, "add", constantFirst ? f0One : shiftedSumMinusOne,
+                                                     constantFirst ? shiftedSumMinusOne : f0One, oneScale, activation);
   setExplicitScaling(build.last(), {1}, {1});
   const TensorId negative32Over17 = build.constant("neg_32_over_17_const", -1010580540, oneScale);
   const TensorId rescaled =
@@ -210,7 +215,9 @@ std::vector<Operation> softmaxInt16(Subgraph& subgraph, const Operation& op, con
 
 } // namespace
 
-std::optional<std::vector<Operation>> convertSoftmax(Subgraph& subgraph, const Operation& op) {
+namespace {
+
+std::optional<std::vector<Operation>> convertSoftmaxFor(Subgraph& subgraph, const Operation& op, VelaRelease release) {
   if (op.type != OpType::Softmax || op.placement != Placement::Npu) {
     return std::nullopt;
   }
@@ -221,7 +228,7 @@ std::optional<std::vector<Operation>> convertSoftmax(Subgraph& subgraph, const O
   const DataType ifmType = subgraph.tensor(op.ifm()).type;
   const DataType ofmType = subgraph.tensor(op.ofm()).type;
   if ((ifmType == DataType::Int8 || ifmType == DataType::UInt8) && ofmType == ifmType) {
-    return softmax8Bit(subgraph, op, ifmShape);
+    return softmax8Bit(subgraph, op, ifmShape, release);
   }
   if (ifmType == DataType::Int16 && ofmType == DataType::Int16) {
     return softmaxInt16(subgraph, op, ifmShape);
@@ -230,6 +237,16 @@ std::optional<std::vector<Operation>> convertSoftmax(Subgraph& subgraph, const O
   cpu.placement = Placement::Cpu;
   cpu.placementReason = "Softmax is only lowered for int8/uint8 or int16 IFM and OFM of the same type";
   return std::vector<Operation>{cpu};
+}
+
+} // namespace
+
+std::optional<std::vector<Operation>> convertSoftmax(Subgraph& subgraph, const Operation& op) {
+  return convertSoftmaxFor(subgraph, op, VelaRelease::V3_10);
+}
+
+std::optional<std::vector<Operation>> convertSoftmaxVela21(Subgraph& subgraph, const Operation& op) {
+  return convertSoftmaxFor(subgraph, op, VelaRelease::V2_1);
 }
 
 } // namespace ethosu::lowering

@@ -103,6 +103,9 @@ struct PerformanceContext {
   /// The estimate of a finished schedule (a report's), not of a scheduler's candidate: Vela 2.1 makes
   /// its final estimate after code generation, which may have changed how a pass views its operands.
   bool finalSchedule = false;
+  /// Asked by a scheduler while it searches, before the operation becomes commands (Vela 2.1 applies an
+  /// activation packed into a pass only from then on); unset for a scheduled operation's final figures.
+  bool scheduling = false;
 };
 
 /// Final per-operation figures.

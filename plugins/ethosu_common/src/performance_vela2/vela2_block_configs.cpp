@@ -111,7 +111,10 @@ std::vector<npu::BlockConfig> blockConfigCandidates(const Architecture& arch, co
   const int maxWidth = std::min(maxBlock.width, shapes.ofm.width);
   const int maxHeight = std::min(maxBlock.height, shapes.ofm.height);
   const int maxDepth = std::min(maxBlock.depth, shapes.ofm.depth);
-  const bool resampled = a.traits.resampling != npu::Resampling::None;
+  // Vela 2.1's allocation upscales the IFM as its tensor is marked (by any upscaling reader); the
+  // hardware check above keeps the operation's own resampling.
+  const npu::Resampling resampling = ifmResampling(subgraph, op);
+  const bool resampled = resampling != npu::Resampling::None;
   const int minHeight = std::max(microBlock.height, resampled ? 2 : 1);
   const int minWidth = std::max(microBlock.width, resampled ? 2 : 1);
 
@@ -125,7 +128,7 @@ std::vector<npu::BlockConfig> blockConfigCandidates(const Architecture& arch, co
         }
         const Block ofmBlock{width, height, depth};
         const Block ifmBlock =
-            ifmBlockSize(arch, a.equalDepth ? depth : a.ifmBlockDepth, ofmBlock, a.traits.kernel, a.traits.resampling);
+            ifmBlockSize(arch, a.equalDepth ? depth : a.ifmBlockDepth, ofmBlock, a.traits.kernel, resampling);
         if (!inBlockConfigMap(arch, ifmBlock) || !inBlockConfigMap(arch, ofmBlock)) {
           continue;
         }

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ethosu::vela2 {
 
@@ -86,7 +87,7 @@ std::int64_t packedScaleStorageBytes(int depth, int cores) {
 /// Whether Vela 2.1's code generation puts the operation's second input first
 /// (high_level_command_to_npu_op.ifm_ifm2_correct_order): a scalar first input, or one broadcast in a
 /// dimension the second is not. It swaps the pass's operand shapes then, not its tensors.
-bool swapsOperandViews(const npu::Subgraph& subgraph, const npu::Operation& op, const PassQuery& query, bool reversed) {
+bool swapsOperandViews(const npu::Subgraph& subgraph, const npu::Operation& op, const PassQuery& query) {
   const npu::Tensor* first = subgraph.findTensor(op.ifm());
   const npu::Tensor* second = subgraph.findTensor(op.ifm2());
   if (first == nullptr || second == nullptr || !query.ifm2) {
@@ -98,8 +99,8 @@ bool swapsOperandViews(const npu::Subgraph& subgraph, const npu::Operation& op, 
   if (second->shape.isScalar()) {
     return false;
   }
-  const npu::Shape4& a = reversed ? query.ifm2->shape : query.ifm.shape;
-  const npu::Shape4& b = reversed ? query.ifm.shape : query.ifm2->shape;
+  const npu::Shape4& a = query.ifm.shape; // the first input (Vela 2.1's IFM, see passQueryFor)
+  const npu::Shape4& b = query.ifm2->shape;
   const auto broadcast = [](int x, int y) { return x != y && x == 1; };
   return broadcast(a.batch, b.batch) || broadcast(a.height, b.height) || broadcast(a.width, b.width) ||
          broadcast(a.depth, b.depth);
@@ -146,6 +147,30 @@ bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
   return false;
 }
 
+// graph_optimiser.add_attrs_to_resizebilinear and convert_resizebilinear_to_2x2_pool mark the IFM of
+// an NPU resize, fixup_conv2d_backprop the IFM of every transpose convolution (the CPU's too). They run
+// before remove_SplitSliceRead: a reader a split's read was moved into marked the split's output, not
+// the tensor it now reads. Only the first 2x step of a resize marks its IFM (the later steps read new
+// intermediates), so the later steps are costed as not upscaled.
+npu::Resampling ifmResampling(const npu::Subgraph& subgraph, const npu::Operation& op) {
+  if (!subgraph.validTensorId(op.ifm())) {
+    return op.ifmResampling;
+  }
+  for (const npu::Operation& reader : subgraph.operations) {
+    if (reader.placement == npu::Placement::Npu && reader.ifmResampling != npu::Resampling::None &&
+        reader.ifm() == op.ifm() && !reader.readShapes[0] &&
+        !reader.attributes.getOr<bool>("resize_later_step", false)) {
+      return reader.ifmResampling;
+    }
+    constexpr std::size_t kTransposeConvIfm = 2; // TFLite's TRANSPOSE_CONV inputs: shape, weights, IFM
+    if (reader.type == npu::OpType::Conv2DBackpropInput && reader.inputs.size() > kTransposeConvIfm &&
+        reader.inputs[kTransposeConvIfm] == op.ifm()) {
+      return npu::Resampling::Transpose;
+    }
+  }
+  return npu::Resampling::None;
+}
+
 std::int64_t passMacs(const PassQuery& query) {
   const NpuBlockType type = query.traits.blockType;
   const npu::Shape4& ofm = query.ofm.shape;
@@ -177,10 +202,9 @@ npu::OperationPerformance estimatePass(const Architecture& arch, const PassQuery
   Block ofmBlock{std::min(query.ofmBlock.width, ofmShape.width), std::min(query.ofmBlock.height, ofmShape.height),
                  std::min(query.ofmBlock.depth, ofmShape.depth)};
   // Every NPU pass reads its inputs in the IFM block of its (clamped) OFM block, elementwise ones too.
-  const npu::FeatureMapQuery& blockIfm = query.blockIfm.value_or(query.ifm);
-  const npu::Shape4& ifmShape = blockIfm.shape;
+  const npu::Shape4& ifmShape = query.ifm.shape;
   const int ifmDepth =
-      ifmBlockDepth(blockType, ifmShape.depth, npu::bitsOf(blockIfm.type), query.traversal, ofmBlock.depth);
+      ifmBlockDepth(blockType, ifmShape.depth, npu::bitsOf(query.ifm.type), query.traversal, ofmBlock.depth);
   Block ifmBlock = ifmBlockSize(arch, ifmDepth, ofmBlock, query.traits.kernel, query.traits.resampling);
   ifmBlock.width = std::min(ifmBlock.width, ifmShape.width);
   ifmBlock.height = std::min(ifmBlock.height, ifmShape.height);
@@ -332,9 +356,21 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   npu::require(cost.block != nullptr, "a cost query needs a block config");
   PassQuery query;
   query.traits = traitsOf(subgraph, op);
+  query.traits.resampling = ifmResampling(subgraph, op);
+  // A stand-alone activation packed into the pass is the primary operation's only once the pass becomes
+  // commands (high_level_command_stream_generator); the search saw the operation's own.
+  if (const auto packed = op.attributes.get<std::string>("command_stream_activation"); packed && !context.scheduling) {
+    query.traits.activation = npu::opTypeFromName(*packed);
+  }
   query.ifm = cost.ifm;
   query.ifm2 = cost.ifm2;
   query.ofm = cost.ofm;
+  // Vela 2.1 costs a binary elementwise pass with its operation's first input as the IFM, even a
+  // scalar or constant one (pass_packing orders a pass's inputs as its primary operation's; only the
+  // command stream swaps them): its memory, type and block read decide the command cycles.
+  if (cost.reversedOperands && query.ifm2) {
+    std::swap(query.ifm, *query.ifm2);
+  }
   // npu_performance.estimate_memory_transfer_efficiency judges bursts in the brick format unless the
   // feature map avoids it (avoid_NHCWB16), whatever the format it is stored in.
   const auto allowedFormat = [&](npu::TensorId tensor) -> std::optional<npu::TensorFormat> {
@@ -352,12 +388,11 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   }
   // Likewise an operation reading part of a tensor (a split's copy, or the reader a split's read was
   // moved into) sees the whole tensor as its IFM (rewrite_split_ops gives it the input's shape).
-  const std::size_t primarySlot = cost.reversedOperands ? 1 : 0;
-  if (op.readShapes[primarySlot]) {
-    query.ifm.shape = subgraph.ifmShape(op, primarySlot);
+  if (op.readShapes[0]) {
+    query.ifm.shape = subgraph.ifmShape(op, 0);
   }
-  if (query.ifm2 && op.readShapes[1 - primarySlot]) {
-    query.ifm2->shape = subgraph.ifmShape(op, 1 - primarySlot);
+  if (query.ifm2 && op.readShapes[1]) {
+    query.ifm2->shape = subgraph.ifmShape(op, 1);
   }
   // A constant operand of an elementwise operation is read where it is stored (mark_tensors keeps
   // constants in permanent storage; only weights, biases and LUTs are copied by DMA).
@@ -367,19 +402,16 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
       featureMap.area = arch.memory().constantArea;
     }
   };
-  readInPlace(cost.reversedOperands ? op.ifm2() : op.ifm(), query.ifm);
+  readInPlace(op.ifm(), query.ifm);
   if (query.ifm2) {
-    readInPlace(cost.reversedOperands ? op.ifm() : op.ifm2(), *query.ifm2);
-    if (cost.reversedOperands) {
-      query.blockIfm = *query.ifm2;
-    }
-    if (context.finalSchedule && swapsOperandViews(subgraph, op, query, cost.reversedOperands)) {
+    readInPlace(op.ifm2(), *query.ifm2);
+    if (context.finalSchedule && swapsOperandViews(subgraph, op, query)) {
       query.ifmBurstShape = query.ifm2->shape;
       query.ifm2BurstShape = query.ifm.shape;
     }
   }
-  query.ifmBurstFormat = allowedFormat(cost.reversedOperands ? op.ifm2() : op.ifm());
-  query.ifm2BurstFormat = allowedFormat(cost.reversedOperands ? op.ifm() : op.ifm2());
+  query.ifmBurstFormat = allowedFormat(op.ifm());
+  query.ifm2BurstFormat = allowedFormat(op.ifm2());
   query.ofmBurstFormat = allowedFormat(op.ofm());
   const npu::Shape4& block = cost.block->ofmBlock;
   query.ofmBlock = Block{block.width, block.height, block.depth};
@@ -443,7 +475,7 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   }
   query.firstNpuPass = context.startsRegion;
   if (op.attributes.getOr<bool>("pass_primary_nop", false)) {
-    const npu::Tensor* ifm = subgraph.findTensor(cost.reversedOperands ? op.ifm2() : op.ifm());
+    const npu::Tensor* ifm = subgraph.findTensor(op.ifm());
     const npu::MemorySystem& memory = arch.memory();
     query.commandOfmArea = ifm != nullptr && ifm->isConstant() ? memory.constantArea : memory.featureMapArea;
     query.commandOfmType = query.ifm.type;

@@ -58,9 +58,6 @@ struct PassQuery {
   /// broadcast operand second (high_level_command_to_npu_op), and the final estimate runs after it.
   std::optional<npu::Shape4> ifmBurstShape;
   std::optional<npu::Shape4> ifm2BurstShape;
-  /// The operand Vela 2.1 derives the IFM block from when it is not ifm: the primary operation's first
-  /// input as the graph has it (primary_op.ifm_shapes[0]), even when a broadcast one is read second.
-  std::optional<npu::FeatureMapQuery> blockIfm;
   Block ofmBlock; ///< the block config's OFM block, before clamping to the OFM
   BlockTraversal traversal = BlockTraversal::Default;
   bool accumulator40 = false;  ///< 16-bit IFM, not pooling, every feature map quantised (is_acc_40bits_used)
@@ -131,6 +128,11 @@ struct PassQuery {
 /// it in another shape, or writes or reads it at a depth offset that is not a multiple of 16. Being
 /// stored linearly for another reason (a subgraph boundary, a CPU neighbour) does not count.
 [[nodiscard]] bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId tensor);
+
+/// How Vela 2.1 upscales the operation's IFM: a property of the tensor there (Tensor.resampling_mode),
+/// set by an upscaling reader (a resize's 2x2 pool, any transpose convolution), so every operation
+/// reading that tensor as its IFM sees it in its block configs and IFM block.
+[[nodiscard]] npu::Resampling ifmResampling(const npu::Subgraph& subgraph, const npu::Operation& op);
 
 /// The memory traffic of an operation Vela 2.1 runs on the CPU (none for its memory-only passes).
 [[nodiscard]] std::optional<npu::OperationPerformance>
