@@ -97,6 +97,11 @@ void removeReshapesVela21(Subgraph& subgraph) {
     --i;
     if (ofmIsOutput) {
       for (Operation& other : subgraph.operations) {
+        for (const char* attribute : {"linear_ofm_tensor", "ofm_off_fast_storage"}) {
+          if (other.attributes.getOr<std::int64_t>(attribute, -1) == static_cast<std::int64_t>(ifm)) {
+            other.attributes.set(attribute, static_cast<std::int64_t>(ofm));
+          }
+        }
         std::replace(other.outputs.begin(), other.outputs.end(), ifm, ofm);
         std::replace(other.inputs.begin(), other.inputs.end(), ifm, ofm);
       }
@@ -120,10 +125,54 @@ void removeReshapesVela21(Subgraph& subgraph) {
   }
 }
 
+/// Vela 2.1.1's pass packing makes every SQUEEZE, EXPAND_DIMS, RESHAPE and QuantizedReshape a memory-only
+/// pass, whichever processor its operator was placed on, and extract_subgraph moves a memory-only pass onto
+/// the NPU when the nearest other pass before it (walking forward) or after it (walking backward) is an NPU
+/// pass: such an operator does not cut the NPU subgraph. Its input and output share one live range, so it
+/// is removed as an NPU RESHAPE is (removeReshapesVela21). The walk follows the operation order.
+void placeMemoryOnlyBesideNpuVela21(Subgraph& subgraph) {
+  const auto memoryOnly = [](const Operation& op) {
+    return op.type == OpType::Reshape || op.type == OpType::QuantizedReshape || op.type == OpType::Squeeze ||
+           op.type == OpType::ExpandDims;
+  };
+  const std::size_t count = subgraph.operations.size();
+  std::vector<bool> toNpu(count, false);
+  for (int direction = 0; direction < 2; ++direction) {
+    Placement last = Placement::Cpu;
+    for (std::size_t step = 0; step < count; ++step) {
+      const std::size_t i = direction == 0 ? step : count - 1 - step;
+      const Operation& op = subgraph.operations[i];
+      if (!memoryOnly(op)) {
+        last = op.placement;
+      } else if (last == Placement::Npu) {
+        toNpu[i] = true;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    Operation& op = subgraph.operations[i];
+    if (toNpu[i] && op.placement != Placement::Npu && !op.inputs.empty() && op.outputs.size() == 1) {
+      op.placement = Placement::Npu;
+      op.placementReason.clear();
+      // Its operator does not run on the NPU, so the scheduler stores the input linearly and leaves it
+      // (and the output, which no NPU pass writes) out of fast storage (2.1.1 use_fast_storage).
+      for (const OperationId producer : producersOf(subgraph, op.ifm())) {
+        Operation& writer = subgraph.operation(producer);
+        if (writer.placement == Placement::Npu && writer.outputs.size() == 1) {
+          writer.attributes.set("linear_ofm_tensor", static_cast<std::int64_t>(op.ifm()));
+          writer.attributes.set("ofm_off_fast_storage", static_cast<std::int64_t>(op.ifm()));
+        }
+      }
+      op.type = op.type == OpType::QuantizedReshape ? op.type : OpType::Reshape;
+    }
+  }
+}
+
 } // namespace
 
 void removeReshapesAfterRewrites(Subgraph& subgraph, const LoweringContext& context) {
   if (context.release == VelaRelease::V2_1) {
+    placeMemoryOnlyBesideNpuVela21(subgraph);
     removeReshapesVela21(subgraph);
   }
 }
