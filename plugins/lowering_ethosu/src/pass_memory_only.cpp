@@ -97,10 +97,8 @@ void removeReshapesVela21(Subgraph& subgraph) {
     --i;
     if (ofmIsOutput) {
       for (Operation& other : subgraph.operations) {
-        for (const char* attribute : {"linear_ofm_tensor", "ofm_off_fast_storage"}) {
-          if (other.attributes.getOr<std::int64_t>(attribute, -1) == static_cast<std::int64_t>(ifm)) {
-            other.attributes.set(attribute, static_cast<std::int64_t>(ofm));
-          }
+        if (other.attributes.getOr<std::int64_t>("linear_ofm_tensor", -1) == static_cast<std::int64_t>(ifm)) {
+          other.attributes.set("linear_ofm_tensor", static_cast<std::int64_t>(ofm));
         }
         std::replace(other.outputs.begin(), other.outputs.end(), ifm, ofm);
         std::replace(other.inputs.begin(), other.inputs.end(), ifm, ofm);
@@ -160,7 +158,7 @@ void placeMemoryOnlyBesideNpuVela21(Subgraph& subgraph) {
         Operation& writer = subgraph.operation(producer);
         if (writer.placement == Placement::Npu && writer.outputs.size() == 1) {
           writer.attributes.set("linear_ofm_tensor", static_cast<std::int64_t>(op.ifm()));
-          writer.attributes.set("ofm_off_fast_storage", static_cast<std::int64_t>(op.ifm()));
+          writer.attributes.set("ofm_off_fast_storage", std::int64_t{1}); // its only output, whatever its id
         }
       }
       op.type = op.type == OpType::QuantizedReshape ? op.type : OpType::Reshape;
