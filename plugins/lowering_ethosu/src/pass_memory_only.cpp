@@ -95,6 +95,18 @@ void removeReshapesVela21(Subgraph& subgraph) {
     }
     subgraph.operations.erase(subgraph.operations.begin() + static_cast<std::ptrdiff_t>(i));
     --i;
+    const bool memoryOnlyPass = op.attributes.getOr<std::int64_t>("memory_only_pass", 0) != 0;
+    if (memoryOnlyPass) {
+      // Its operator does not run on the NPU, so 2.1.1 stores the input linearly and leaves it (and the
+      // output, which no NPU pass writes) out of fast storage (scheduler use_fast_storage).
+      for (const OperationId producer : producersOf(subgraph, ifm)) {
+        Operation& writer = subgraph.operation(producer);
+        if (writer.placement == Placement::Npu && writer.outputs.size() == 1) {
+          writer.attributes.set("linear_ofm_tensor", static_cast<std::int64_t>(ifm));
+          writer.attributes.set("ofm_off_fast_storage", std::int64_t{1}); // its only output, whatever its id
+        }
+      }
+    }
     if (ofmIsOutput) {
       for (Operation& other : subgraph.operations) {
         if (other.attributes.getOr<std::int64_t>("linear_ofm_tensor", -1) == static_cast<std::int64_t>(ifm)) {
@@ -115,6 +127,12 @@ void removeReshapesVela21(Subgraph& subgraph) {
           const bool ownView = seen != view && seen != inputShape && seen.elements() == view.elements();
           if (reader.inputs[input] == ofm && !ownView) {
             reader.ifmShapes[input] = view;
+          }
+          if (reader.inputs[input] == ofm && memoryOnlyPass && input < 2) {
+            // 2.1.1 reads the memory-only pass's output, a tensor of its own in this shape: the view
+            // does not keep its bursts out of the brick format.
+            const std::int64_t slots = reader.attributes.getOr<std::int64_t>("brick_bursts_ifm", 0);
+            reader.attributes.set("brick_bursts_ifm", slots | (std::int64_t{1} << input));
           }
         }
       }
@@ -152,15 +170,7 @@ void placeMemoryOnlyBesideNpuVela21(Subgraph& subgraph) {
     if (toNpu[i] && op.placement != Placement::Npu && !op.inputs.empty() && op.outputs.size() == 1) {
       op.placement = Placement::Npu;
       op.placementReason.clear();
-      // Its operator does not run on the NPU, so the scheduler stores the input linearly and leaves it
-      // (and the output, which no NPU pass writes) out of fast storage (2.1.1 use_fast_storage).
-      for (const OperationId producer : producersOf(subgraph, op.ifm())) {
-        Operation& writer = subgraph.operation(producer);
-        if (writer.placement == Placement::Npu && writer.outputs.size() == 1) {
-          writer.attributes.set("linear_ofm_tensor", static_cast<std::int64_t>(op.ifm()));
-          writer.attributes.set("ofm_off_fast_storage", std::int64_t{1}); // its only output, whatever its id
-        }
-      }
+      op.attributes.set("memory_only_pass", std::int64_t{1});
       op.type = op.type == OpType::QuantizedReshape ? op.type : OpType::Reshape;
     }
   }
