@@ -96,8 +96,23 @@ void removeReshapesVela21(Subgraph& subgraph) {
     }
     subgraph.operations.erase(subgraph.operations.begin() + static_cast<std::ptrdiff_t>(i));
     --i;
+    const bool memoryOnlyPass = op.attributes.getOr<std::int64_t>("memory_only_pass", 0) != 0;
+    if (memoryOnlyPass) {
+      // Its operator does not run on the NPU, so 2.1.1 stores the input linearly and leaves it (and the
+      // output, which no NPU pass writes) out of fast storage (scheduler use_fast_storage).
+      for (const OperationId producer : producersOf(subgraph, ifm)) {
+        Operation& writer = subgraph.operation(producer);
+        if (writer.placement == Placement::Npu && writer.outputs.size() == 1) {
+          writer.attributes.set("linear_ofm_tensor", static_cast<std::int64_t>(ifm));
+          writer.attributes.set("ofm_off_fast_storage", std::int64_t{1}); // its only output, whatever its id
+        }
+      }
+    }
     if (ofmIsOutput) {
       for (Operation& other : subgraph.operations) {
+        if (other.attributes.getOr<std::int64_t>("linear_ofm_tensor", -1) == static_cast<std::int64_t>(ifm)) {
+          other.attributes.set("linear_ofm_tensor", static_cast<std::int64_t>(ofm));
+        }
         std::replace(other.outputs.begin(), other.outputs.end(), ifm, ofm);
         std::replace(other.inputs.begin(), other.inputs.end(), ifm, ofm);
       }
@@ -114,9 +129,50 @@ void removeReshapesVela21(Subgraph& subgraph) {
           if (reader.inputs[input] == ofm && !ownView) {
             reader.ifmShapes[input] = view;
           }
+          if (reader.inputs[input] == ofm && memoryOnlyPass && input < 2) {
+            // 2.1.1 reads the memory-only pass's output, a tensor of its own in this shape: the view
+            // does not keep its bursts out of the brick format.
+            const std::int64_t slots = reader.attributes.getOr<std::int64_t>("brick_bursts_ifm", 0);
+            reader.attributes.set("brick_bursts_ifm", slots | (std::int64_t{1} << input));
+          }
         }
       }
       replaceTensorReads(subgraph, ofm, ifm);
+    }
+  }
+}
+
+/// Vela 2.1.1's pass packing makes every SQUEEZE, EXPAND_DIMS, RESHAPE and QuantizedReshape a memory-only
+/// pass, whichever processor its operator was placed on, and extract_subgraph moves a memory-only pass onto
+/// the NPU when the nearest other pass before it (walking forward) or after it (walking backward) is an NPU
+/// pass: such an operator does not cut the NPU subgraph. Its input and output share one live range, so it
+/// is removed as an NPU RESHAPE is (removeReshapesVela21). The walk follows the operation order.
+void placeMemoryOnlyBesideNpuVela21(Subgraph& subgraph) {
+  const auto memoryOnly = [](const Operation& op) {
+    return op.type == OpType::Reshape || op.type == OpType::QuantizedReshape || op.type == OpType::Squeeze ||
+           op.type == OpType::ExpandDims;
+  };
+  const std::size_t count = subgraph.operations.size();
+  std::vector<bool> toNpu(count, false);
+  for (int direction = 0; direction < 2; ++direction) {
+    Placement last = Placement::Cpu;
+    for (std::size_t step = 0; step < count; ++step) {
+      const std::size_t i = direction == 0 ? step : count - 1 - step;
+      const Operation& op = subgraph.operations[i];
+      if (!memoryOnly(op)) {
+        last = op.placement;
+      } else if (last == Placement::Npu) {
+        toNpu[i] = true;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    Operation& op = subgraph.operations[i];
+    if (toNpu[i] && op.placement != Placement::Npu && !op.inputs.empty() && op.outputs.size() == 1) {
+      op.placement = Placement::Npu;
+      op.placementReason.clear();
+      op.attributes.set("memory_only_pass", std::int64_t{1});
+      op.type = op.type == OpType::QuantizedReshape ? op.type : OpType::Reshape;
     }
   }
 }
@@ -125,6 +181,7 @@ void removeReshapesVela21(Subgraph& subgraph) {
 
 void removeReshapesAfterRewrites(Subgraph& subgraph, const LoweringContext& context) {
   if (context.release == VelaRelease::V2_1) {
+    placeMemoryOnlyBesideNpuVela21(subgraph);
     removeReshapesVela21(subgraph);
   }
 }

@@ -105,6 +105,15 @@ void CascadeLayout::moveFeatureMapsToFastStorage(std::int64_t limit) {
       }
       bool onlyRegionConsumers = true;
       for (std::size_t op = 0; op < subgraph.operations.size(); ++op) {
+        // The lowering keeps the input of a memory-only operation (removed, its readers read the input)
+        // out of fast storage, as Vela 2.1 does for a feature map an operator off the NPU reads: its
+        // writer's only output.
+        const Operation& operation = subgraph.operations[op];
+        const auto& outputs = operation.outputs;
+        if (operation.attributes.getOr<std::int64_t>("ofm_off_fast_storage", 0) != 0 &&
+            std::find(outputs.begin(), outputs.end(), output) != outputs.end()) {
+          onlyRegionConsumers = false;
+        }
         const auto& inputs = subgraph.operations[op].inputs;
         if (std::find(inputs.begin(), inputs.end(), output) != inputs.end() &&
             !regionOps.contains(static_cast<OperationId>(op))) {

@@ -136,10 +136,14 @@ bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
     if (op.ofm() == id && (unaligned(op.writeOffset) || (!op.ofmShapes.empty() && op.ofmShapes.front() != shape))) {
       return true;
     }
+    // A view the 2.1 lowering took from a memory-only pass it removed is a tensor of its own in 2.1.1.
+    const std::int64_t ownTensorViews = op.attributes.getOr<std::int64_t>("brick_bursts_ifm", 0);
     for (std::size_t slot = 0; slot < 2; ++slot) {
+      const bool view =
+          op.ifmShapes.size() > slot && op.ifmShapes[slot] != shape && ((ownTensorViews >> slot) & 1) == 0;
       if ((slot == 0 ? op.ifm() : op.ifm2()) == id &&
           (op.attributes.getOr<bool>(slot == 0 ? "ifm_split_part_unaligned" : "ifm2_split_part_unaligned", false) ||
-           (op.ifmShapes.size() > slot && op.ifmShapes[slot] != shape))) {
+           view)) {
         return true;
       }
     }
