@@ -6,7 +6,6 @@
 #include <tbb/global_control.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <string_view>
@@ -99,30 +98,6 @@ void usageError(const std::string& command, const std::string& message) {
 
 void printHelp(const std::string& synopsis, const std::string& description, const po::options_description& options) {
   std::cout << "usage: " << synopsis << "\n\n" << description << "\n\n" << options << "\n";
-}
-
-namespace {
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(leak_sanitizer)
-#define NPU_CLI_SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define NPU_CLI_SANITIZED 1
-#endif
-
-} // namespace
-
-int exitWithoutTeardown(int code) {
-#if defined(NPU_CLI_SANITIZED)
-  return code;
-#else
-  std::cout.flush();
-  std::cerr.flush();
-  std::fflush(nullptr);
-  std::_Exit(code);
-#endif
 }
 
 } // namespace npu::cli

@@ -51,10 +51,4 @@ std::size_t workerThreads(const std::string& command, const boost::program_optio
 void printHelp(const std::string& synopsis, const std::string& description,
                const boost::program_options::options_description& options);
 
-/// Ends the process with `code` once a command has written and closed all its outputs: standard output
-/// and error are flushed, and the kernel frees the memory at once, where destroying the compiled graphs,
-/// reports, thread pool and plugins object by object takes milliseconds. Builds with a sanitizer return
-/// `code` instead, so that leak and thread checks still see every object destroyed.
-int exitWithoutTeardown(int code);
-
 } // namespace npu::cli

@@ -94,7 +94,7 @@ int runCommand(const std::vector<std::string>& arguments) {
   if (timing) {
     std::cout << renderStageTimesText(report.stageTimes);
   }
-  return exitWithoutTeardown(0); // every file is written and closed
+  return 0;
 }
 
 } // namespace npu::cli
