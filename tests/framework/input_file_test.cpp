@@ -88,4 +88,35 @@ BOOST_AUTO_TEST_CASE(the_error_is_located_at_the_setting_that_names_the_file_and
   BOOST_TEST(model.exitCode() == 2);
 }
 
+BOOST_AUTO_TEST_CASE(a_file_s_bytes_are_given_whole_however_they_are_read_and_an_empty_file_has_none) {
+  npu::test::TemporaryDirectory folder;
+  const auto file = folder.path() / "m.tflite";
+  std::string content(100'000, 'm');
+  content += "last";
+  npu::test::writeFile(file, content);
+  for (const auto reading : {npu::InputFileBytes::Reading::Whole, npu::InputFileBytes::Reading::Parts}) {
+    const npu::InputFileBytes bytes(file, npu::kModelFile, reading);
+    BOOST_TEST(std::string(bytes.bytes().begin(), bytes.bytes().end()) == content);
+  }
+  const auto empty = folder.path() / "empty.tflite";
+  npu::test::writeFile(empty, "");
+  BOOST_TEST(npu::InputFileBytes(empty, npu::kModelFile, npu::InputFileBytes::Reading::Whole).bytes().empty());
+}
+
+BOOST_AUTO_TEST_CASE(file_bytes_are_refused_as_the_read_file_is) {
+  npu::test::TemporaryDirectory folder;
+  const auto directory =
+      errorOf([&] { npu::InputFileBytes(folder.path(), npu::kModelFile, npu::InputFileBytes::Reading::Whole); });
+  BOOST_TEST(contains(directory.message(), "is not a regular file (it is a directory)"), directory.message());
+  const auto device =
+      errorOf([] { npu::InputFileBytes("/dev/zero", npu::kModelFile, npu::InputFileBytes::Reading::Parts); });
+  BOOST_TEST(device.exitCode() == 2);
+  const npu::InputFileKind small{"test file", 10, npu::ErrorKind::Usage};
+  const auto file = folder.path() / "big.tflite";
+  npu::test::writeFile(file, std::string(11, 'x'));
+  const auto large = errorOf([&] { npu::InputFileBytes(file, small, npu::InputFileBytes::Reading::Whole); });
+  BOOST_TEST(contains(large.message(), "is too large (11 bytes; a test file may have at most 10 bytes)"),
+             large.message());
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,6 +2,7 @@
 #include "npu/core/input_file.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -94,7 +95,12 @@ public:
 
   template <typename Bytes>
   [[nodiscard]] Bytes read() const {
-    const Descriptor descriptor = open();
+    return read<Bytes>(open());
+  }
+
+  /// The rest of the open file.
+  template <typename Bytes>
+  [[nodiscard]] Bytes read(const Descriptor& descriptor) const {
     Bytes content;
     content.reserve(static_cast<std::size_t>(descriptor.size()));
     std::array<char, 1 << 16> chunk{};
@@ -144,6 +150,28 @@ std::string readInputFile(const std::filesystem::path& file, const InputFileKind
 std::vector<std::uint8_t> readInputFileBytes(const std::filesystem::path& file, const InputFileKind& kind,
                                              const SourceLocation& where) {
   return InputFileReader(file, kind, where).read<std::vector<std::uint8_t>>();
+}
+
+InputFileBytes::InputFileBytes(const std::filesystem::path& file, const InputFileKind& kind, Reading reading,
+                               const SourceLocation& where) {
+  const InputFileReader reader(file, kind, where);
+  const Descriptor descriptor = reader.open();
+  if (descriptor.size() > 0) {
+    const int populate = reading == Reading::Whole ? MAP_POPULATE : 0;
+    void* mapped = ::mmap(nullptr, static_cast<std::size_t>(descriptor.size()), PROT_READ, MAP_PRIVATE | populate,
+                          descriptor.get(), 0);
+    if (mapped != MAP_FAILED) {
+      mapped_ = std::span(static_cast<const std::uint8_t*>(mapped), static_cast<std::size_t>(descriptor.size()));
+      return;
+    }
+  }
+  read_ = reader.read<std::vector<std::uint8_t>>(descriptor);
+}
+
+InputFileBytes::~InputFileBytes() {
+  if (!mapped_.empty()) {
+    ::munmap(const_cast<std::uint8_t*>(mapped_.data()), mapped_.size());
+  }
 }
 
 void checkInputFile(const std::filesystem::path& file, const InputFileKind& kind, const SourceLocation& where) {

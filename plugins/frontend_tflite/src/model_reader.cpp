@@ -288,7 +288,8 @@ Graph readModel(std::span<const std::uint8_t> bytes, const std::filesystem::path
 }
 
 Graph readModelFile(const std::filesystem::path& file) {
-  return readModel(readInputFileBytes(file, kModelFile), file);
+  const InputFileBytes bytes(file, kModelFile, InputFileBytes::Reading::Whole); // the graph copies what it keeps
+  return readModel(bytes.bytes(), file);
 }
 
 } // namespace npu::tflite_frontend

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,29 @@ inline constexpr InputFileKind kModelFile{"model file", kMaxModelFileBytes, Erro
                                                 const SourceLocation& where = {});
 [[nodiscard]] NPU_API std::vector<std::uint8_t>
 readInputFileBytes(const std::filesystem::path& file, const InputFileKind& kind, const SourceLocation& where = {});
+/// A whole file's bytes with readInputFile's checks, mapped read-only rather than copied where the system
+/// allows it (a model of megabytes is then not copied into fresh memory page by page), else read. The
+/// bytes stay valid while the object lives. A mapped file that another process truncates meanwhile ends
+/// the process (SIGBUS), as with any mapped file: models are not expected to change while compiled.
+class NPU_API InputFileBytes {
+public:
+  /// How much of the file the reader looks at: all of it (then mapped at once, which costs less than
+  /// page by page), or parts (then only those are paged in).
+  enum class Reading : std::uint8_t { Whole, Parts };
+
+  InputFileBytes(const std::filesystem::path& file, const InputFileKind& kind, Reading reading,
+                 const SourceLocation& where = {});
+  ~InputFileBytes();
+  InputFileBytes(const InputFileBytes&) = delete;
+  InputFileBytes& operator=(const InputFileBytes&) = delete;
+
+  [[nodiscard]] std::span<const std::uint8_t> bytes() const { return mapped_.empty() ? std::span(read_) : mapped_; }
+
+private:
+  std::span<const std::uint8_t> mapped_;
+  std::vector<std::uint8_t> read_;
+};
+
 /// The same checks without reading the content (for choosing a reader by the path first).
 NPU_API void checkInputFile(const std::filesystem::path& file, const InputFileKind& kind,
                             const SourceLocation& where = {});

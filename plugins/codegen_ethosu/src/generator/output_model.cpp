@@ -5,11 +5,6 @@
 
 #include "npu/core/input_file.hpp"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <span>
 #include <string>
 #include <vector>
@@ -34,52 +29,15 @@ std::vector<std::map<npu::TensorId, std::int64_t>> arenaOffsetsOf(const npu::Cod
   return offsets;
 }
 
-/// The model the input was read from, mapped read-only rather than read: the writer looks only at its
-/// operator options, so its weights (most of a large model) are never paged in or copied. A file that
-/// cannot be mapped is read as before.
-class SourceModel {
-public:
-  explicit SourceModel(const std::string& path) {
-    npu::checkInputFile(path, npu::kModelFile); // the usual errors for a missing or oversized file
-    const int descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    struct stat status {};
-    if (descriptor >= 0 && ::fstat(descriptor, &status) == 0 && status.st_size > 0) {
-      void* mapped = ::mmap(nullptr, static_cast<std::size_t>(status.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0);
-      if (mapped != MAP_FAILED) {
-        mapped_ = std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(mapped),
-                                                static_cast<std::size_t>(status.st_size));
-      }
-    }
-    if (descriptor >= 0) {
-      ::close(descriptor);
-    }
-    if (mapped_.empty()) {
-      read_ = npu::readInputFileBytes(path, npu::kModelFile);
-    }
-  }
-  SourceModel(const SourceModel&) = delete;
-  SourceModel& operator=(const SourceModel&) = delete;
-  ~SourceModel() {
-    if (!mapped_.empty()) {
-      ::munmap(const_cast<std::uint8_t*>(mapped_.data()), mapped_.size());
-    }
-  }
-
-  [[nodiscard]] std::span<const std::uint8_t> bytes() const { return mapped_.empty() ? std::span(read_) : mapped_; }
-
-private:
-  std::span<const std::uint8_t> mapped_;
-  std::vector<std::uint8_t> read_;
-};
-
 } // namespace
 
 npu::GeneratedModel generateModel(const npu::CodegenRequest& request, const CodegenOptions& options) {
   const GeneratedCode code = generateCode(request, options);
   const OutputGraph output = buildOutputGraph(request.lowered, request.schedules, code, arenaOffsetsOf(request));
 
-  // CPU operators keep the options of the model they were read from.
-  const SourceModel source(request.input.sourcePath);
+  // CPU operators keep the options of the model they were read from. Mapped, not read: the writer looks
+  // only at its operator options, so its weights (most of a large model) are never paged in or copied.
+  const npu::InputFileBytes source(request.input.sourcePath, npu::kModelFile, npu::InputFileBytes::Reading::Parts);
   auto writeOptions = npu::tflite_frontend::velaWriteOptions();
   writeOptions.sourceModel = source.bytes();
   const bool hasNpuCode = !request.schedules.empty();

@@ -4,6 +4,7 @@
 #include "ethosu/weights/byte_hash.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace ethosu::weights {
 
@@ -42,10 +43,10 @@ void StreamCache::insert(std::span<const std::int16_t> weights, std::uint64_t ke
   entries_.emplace(key, std::move(entry));
 }
 
-void StreamCache::clear() {
+std::size_t StreamCache::clear() {
   const std::lock_guard<std::mutex> lock(mutex_);
   entries_ = {};
-  bytes_ = 0;
+  return std::exchange(bytes_, 0);
 }
 
 } // namespace ethosu::weights

@@ -49,4 +49,13 @@ BOOST_AUTO_TEST_CASE(a_cleared_cache_finds_nothing_and_keeps_plans_again) {
   BOOST_TEST(cache.find(weights, key) == plan);
 }
 
+BOOST_AUTO_TEST_CASE(clearing_tells_how_many_bytes_the_weights_and_plans_took) {
+  StreamCache cache;
+  const std::vector<std::int16_t> weights{5, -5, 0, 0, 9, 1};
+  const StreamCache::Plan plan = planOf(weights);
+  cache.insert(weights, StreamCache::keyOf(weights), plan, plan->memoryBytes());
+  BOOST_TEST(cache.clear() == weights.size() * sizeof(std::int16_t) + plan->memoryBytes());
+  BOOST_TEST(cache.clear() == 0U);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -38,8 +38,8 @@ public:
   /// there is room. Thread-safe.
   void insert(std::span<const std::int16_t> weights, std::uint64_t key, Plan plan, std::size_t planBytes);
 
-  /// Forgets every plan (and frees their memory). Thread-safe.
-  void clear();
+  /// Forgets every plan (and frees their memory); returns the bytes (weights and plans) it held. Thread-safe.
+  std::size_t clear();
 
   static constexpr std::size_t kDefaultBudgetBytes = std::size_t{64} << 20;
 

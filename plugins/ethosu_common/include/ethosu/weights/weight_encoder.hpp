@@ -29,8 +29,8 @@ public:
 
   /// Frees the plans kept of the streams encoded so far (later encodings give the same results, only
   /// slower): for a code generator that has written every stream, so that a large network does not keep
-  /// them while its model is written.
-  void releaseCache() const { streams_.clear(); }
+  /// them while its model is written. Returns the bytes the plans and their keys took.
+  std::size_t releaseCache() const { return streams_.clear(); }
 
 private:
   WeightEncoderConfig config_;
