@@ -21,6 +21,22 @@ StreamCache::Plan StreamCache::find(std::span<const std::int16_t> weights, std::
   return nullptr;
 }
 
+StreamCache::Plan StreamCache::take(std::span<const std::int16_t> weights, std::uint64_t key) {
+  Entry taken;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    for (auto [it, end] = entries_.equal_range(key); it != end; ++it) {
+      if (std::equal(weights.begin(), weights.end(), it->second.weights.begin(), it->second.weights.end())) {
+        taken = std::move(it->second);
+        entries_.erase(it);
+        break;
+      }
+    }
+  }
+  // bytes_ still counts it, so that what is kept afterwards does not depend on what was written.
+  return taken.plan; // its weights are freed outside the lock
+}
+
 bool StreamCache::hasRoomFor(std::size_t weights) const {
   const std::lock_guard<std::mutex> lock(mutex_);
   return bytes_ + weights * sizeof(std::int16_t) <= budget_; // the weights; a plan is far smaller

@@ -32,6 +32,9 @@ public:
 
   /// The plan of exactly these reordered weights (`key` their keyOf), or null. Thread-safe.
   [[nodiscard]] Plan find(std::span<const std::int16_t> weights, std::uint64_t key) const;
+  /// As find, and forgets the plan: for a stream being written, which is written once (a large network's
+  /// plans then shrink while its read-only area grows). Thread-safe.
+  [[nodiscard]] Plan take(std::span<const std::int16_t> weights, std::uint64_t key);
   /// Whether the plan of this many weights would still be kept. Thread-safe.
   [[nodiscard]] bool hasRoomFor(std::size_t weights) const;
   /// Remembers the plan of these weights (`key` their keyOf, `planBytes` the plan's size in memory), if
