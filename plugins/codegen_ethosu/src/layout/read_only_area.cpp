@@ -258,9 +258,10 @@ ReadOnlyArea::ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedul
     }
   };
   // The encoder forgets the plan of each stream written (StreamCache::take): small blocks, whose pages
-  // are given back every few MiB of area so that the area grows into memory they held, not beside it.
-  constexpr std::size_t kTrimEveryBytes = std::size_t{16} << 20;
-  std::size_t nextTrim = kTrimEveryBytes;
+  // are given back (with what scheduling left free) from the first stream on and then every few MiB of
+  // area, so that the area grows into memory they held, not beside it.
+  constexpr std::size_t kTrimEveryBytes = std::size_t{8} << 20;
+  std::size_t nextTrim = 0;
   HeadStart headStart(jobs, schedules, tbb::this_task_arena::max_concurrency());
   headStart.start(encodeJob);
   tbb::parallel_pipeline(

@@ -39,7 +39,14 @@ StreamCache::Plan StreamCache::take(std::span<const std::int16_t> weights, std::
 
 bool StreamCache::hasRoomFor(std::size_t weights) const {
   const std::lock_guard<std::mutex> lock(mutex_);
-  return bytes_ + weights * sizeof(std::int16_t) <= budget_; // the weights; a plan is far smaller
+  const bool room = bytes_ + weights * sizeof(std::int16_t) <= budget_; // the weights; a plan is far smaller
+  overflowed_ = overflowed_ || !room;
+  return room;
+}
+
+bool StreamCache::overflowed() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return overflowed_;
 }
 
 void StreamCache::insert(std::span<const std::int16_t> weights, std::uint64_t key, Plan plan, std::size_t planBytes) {
@@ -47,6 +54,7 @@ void StreamCache::insert(std::span<const std::int16_t> weights, std::uint64_t ke
   const std::size_t bytes = entry.weights.size() * sizeof(std::int16_t) + planBytes;
   const std::lock_guard<std::mutex> lock(mutex_);
   if (bytes_ + bytes > budget_) {
+    overflowed_ = true;
     return;
   }
   for (auto [it, end] = entries_.equal_range(key); it != end; ++it) {

@@ -43,6 +43,9 @@ public:
 
   /// Forgets every plan (and frees their memory). Thread-safe.
   void clear();
+  /// Whether a plan was ever left out for lack of room: the cache then holds the plans of only part of
+  /// the network, most of them candidates a scheduler did not choose. Thread-safe.
+  [[nodiscard]] bool overflowed() const;
 
   static constexpr std::size_t kDefaultBudgetBytes = std::size_t{64} << 20;
 
@@ -55,6 +58,7 @@ private:
   std::unordered_multimap<std::uint64_t, Entry> entries_;
   std::size_t bytes_ = 0;
   std::size_t budget_ = kDefaultBudgetBytes;
+  mutable bool overflowed_ = false; // also set by hasRoomFor, a query
 };
 
 } // namespace ethosu::weights

@@ -31,6 +31,8 @@ public:
   /// slower): for a code generator that has written every stream, so that a large network does not keep
   /// them while its model is written.
   void releaseCache() const { streams_.clear(); }
+  /// Whether the plans kept are of only part of the network (StreamCache::overflowed).
+  [[nodiscard]] bool cacheOverflowed() const { return streams_.overflowed(); }
 
 private:
   WeightEncoderConfig config_;
