@@ -47,7 +47,7 @@ std::vector<std::filesystem::path> writeFilesAtomically(const std::vector<Pendin
     if (file.bytes.empty()) {
       out << file.content;
     } else {
-      out.write(reinterpret_cast<const char*>(file.bytes.data()), static_cast<std::streamsize>(file.bytes.size()));
+      file.bytes.writeTo(out);
     }
     out.close();
     failed[index] = !out;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npu/core/file_bytes.hpp"
 #include "npu/pipeline/pipeline.hpp"
 #include "npu/plugin/codegen.hpp"
 #include "npu/report/comparison.hpp"
@@ -19,7 +20,7 @@ namespace npu::cli {
 struct PendingFile {
   std::filesystem::path path;
   std::string content;
-  std::span<const std::uint8_t> bytes{}; ///< when not empty, written instead of `content`
+  FileBytes bytes{}; ///< when not empty, written instead of `content`
 };
 
 /// Writes every file under a temporary name, then renames them all into place; on failure removes

@@ -10,6 +10,10 @@
 
 #include <iostream>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 namespace po = boost::program_options;
 
 namespace npu::cli {
@@ -67,17 +71,25 @@ int runCommand(const std::vector<std::string>& arguments) {
   const ResolvedPipeline pipeline = resolvePipeline(spec, host, defaultConfigSearchPath());
   const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, parallelism);
   TerminalProgress progress;
-  const Compilation compilation = compileModel(pipeline, model, progress);
+  Compilation compilation = compileModel(pipeline, model, progress);
   if (!compilation.report) {
     std::cout << "compiled " << compilation.lowered.name << ": the pipeline has no scheduler, nothing to report\n";
     return 0;
   }
-  NetworkReport report = *compilation.report;
+  NetworkReport report = std::move(*compilation.report);
   if (timing) {
     report.stageTimes = compilation.stageTimes;
   }
+  // Only the report and the generated model are written: the graph, the schedules and the allocation
+  // (with the model's constants, hundreds of MB for a large network) are released before the reports
+  // are rendered.
+  const std::optional<GeneratedModel> output = std::move(compilation.output);
+  compilation = Compilation{};
+#if defined(__GLIBC__)
+  ::malloc_trim(0); // their many small blocks: give the pages back before the reports take their own
+#endif
   if (!outputDir.empty()) {
-    writeReportFiles(report, pipeline.report.formats, outputDir, compilation.output ? &*compilation.output : nullptr);
+    writeReportFiles(report, pipeline.report.formats, outputDir, output ? &*output : nullptr);
   }
   if (verboseConfig) {
     std::cout << renderConfigurationText(report);

@@ -101,11 +101,14 @@ int compile(const VelaOptions& options, PluginHost& host) {
                                : tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
   const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, parallelism);
   TerminalProgress progress;
-  const Compilation compilation = compileModel(pipeline, options.network, progress);
-  NetworkReport report = *compilation.report;
+  Compilation compilation = compileModel(pipeline, options.network, progress);
+  NetworkReport report = std::move(*compilation.report);
   if (options.timing) {
     report.stageTimes = compilation.stageTimes;
   }
+  // The report and the generated model are all that is written: the rest is released first.
+  const GeneratedModel output = std::move(*compilation.output);
+  compilation = Compilation{};
   std::vector<PendingFile> files{
       {fs::path(options.outputDir) / (report.network + "_summary_" + report.memory.systemName + ".csv"),
        renderSummaryCsv(report)}};
@@ -115,8 +118,8 @@ int compile(const VelaOptions& options, PluginHost& host) {
   if (options.json) {
     files.push_back({fs::path(options.outputDir) / (report.network + ".json"), renderJsonReport(report)});
   }
-  const fs::path model = fs::path(options.outputDir) / compilation.output->fileName;
-  files.push_back({model, {}, compilation.output->bytes});
+  const fs::path model = fs::path(options.outputDir) / output.fileName;
+  files.push_back({model, {}, output.bytes});
   writeFilesAtomically(files, options.outputDir);
 
   if (options.verboseConfig) {

@@ -95,7 +95,7 @@ py::dict compileResolved(const npu::ResolvedPipeline& pipeline, const std::strin
   result["network"] = compilation->lowered.name;
   result["report"] = compilation->report ? py::object(reportFiles(*compilation->report)) : py::none();
   if (compilation->output) {
-    const auto& bytes = compilation->output->bytes;
+    const std::vector<std::uint8_t> bytes = compilation->output->bytes.joined();
     result["output_name"] = compilation->output->fileName;
     result["output_bytes"] = py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   } else {

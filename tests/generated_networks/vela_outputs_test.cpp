@@ -103,14 +103,14 @@ BOOST_AUTO_TEST_CASE(code_generation_writes_vela_s_command_streams_and_flash_for
     BOOST_TEST_CONTEXT(c.network << " " << c.config) {
       const npu::Compilation compilation = pipelines.compile(c.network, c.config + "-cascade", c.overrides);
       BOOST_TEST_REQUIRE(compilation.output.has_value());
-      const NpuContents contents = npuContents(compilation.output->bytes);
+      const NpuContents contents = npuContents(compilation.output->bytes.joined());
       BOOST_TEST(contents.operators == c.ethosUOperators);
       BOOST_TEST(npu::sha256Hex(contents.commandStreams) == c.commandStreamSha256);
       BOOST_TEST(npu::sha256Hex(contents.flash) == c.flashSha256);
       BOOST_TEST(contents.scratch == c.scratchBytes);
       BOOST_TEST(contents.fastScratch == c.fastScratchBytes);
       if (c.compareFile) {
-        BOOST_TEST(npu::sha256Hex(compilation.output->bytes) == c.fileSha256);
+        BOOST_TEST(npu::sha256Hex(compilation.output->bytes.joined()) == c.fileSha256);
       }
     }
   }

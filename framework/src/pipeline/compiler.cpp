@@ -370,7 +370,7 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
   Compilation result;
   progress.begin("reading " + model.filename().string(), 0);
   StageClock reading(result.stageTimes, "reading");
-  result.input = static_cast<const FrontendPlugin*>(frontendStage->implementation)->read(model, frontendStage->options);
+  Graph input = static_cast<const FrontendPlugin*>(frontendStage->implementation)->read(model, frontendStage->options);
   reading.stop();
   progress.end();
 
@@ -378,17 +378,22 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
   if (pipeline.accelerator) {
     accelerator = pipeline.accelerator->implementation->create(pipeline.accelerator->config);
   }
-  result.lowered = result.input;
   if (const auto* lowering = stagePlugin<LoweringPlugin>(pipeline, PluginKind::Lowering)) {
     progress.begin("lowering", 0);
     StageClock loweringClock(result.stageTimes, "lowering");
-    result.lowered = lowering->lower(result.input, *accelerator, pipeline.stage(PluginKind::Lowering)->options);
+    result.lowered = lowering->lower(input, *accelerator, pipeline.stage(PluginKind::Lowering)->options);
     requireValidGraph(result.lowered, "lowering");
     loweringClock.stop();
     progress.end();
-  } else if (accelerator) {
-    placeByAccelerator(result.lowered, *accelerator);
+  } else {
+    result.lowered = std::move(input);
+    if (accelerator) {
+      placeByAccelerator(result.lowered, *accelerator);
+    }
   }
+  // The input graph's own structures (its tensors and quantisation, tens of MB for a large network) are
+  // of no more use: released before scheduling and code generation need their memory.
+  input = Graph{};
 
   const auto* scheduler = stagePlugin<SchedulerPlugin>(pipeline, PluginKind::Scheduler);
   if (scheduler == nullptr) {
@@ -405,6 +410,18 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
   result.schedules = std::move(placed.schedules);
   result.allocations = std::move(placed.allocations);
   result.addresses = std::move(placed.addresses);
+  // Code generation runs before the evaluation: the report (tens of MB for a large network) then does not
+  // exist while the generator holds the encoded weights it lays out.
+  if (const auto* codegen = stagePlugin<CodegenPlugin>(pipeline, PluginKind::Codegen)) {
+    progress.begin("generating code", 0);
+    StageClock generating(result.stageTimes, "generating code");
+    const CodegenRequest request{result.lowered,   result.schedules, result.allocations,
+                                 result.addresses, *accelerator,     pipeline.stage(PluginKind::Codegen)->options,
+                                 progress};
+    result.output = codegen->generate(request);
+    generating.stop();
+    progress.end();
+  }
   progress.begin("evaluating", 0);
   StageClock evaluating(result.stageTimes, "evaluating");
   result.report = evaluateNetwork(result.lowered, result.schedules, result.allocations, *accelerator);
@@ -417,20 +434,7 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
   result.report->warnings = placed.overflows;
   evaluating.stop();
   progress.end();
-  if (const auto* codegen = stagePlugin<CodegenPlugin>(pipeline, PluginKind::Codegen)) {
-    progress.begin("generating code", 0);
-    StageClock generating(result.stageTimes, "generating code");
-    const CodegenRequest request{result.input,
-                                 result.lowered,
-                                 result.schedules,
-                                 result.allocations,
-                                 result.addresses,
-                                 *accelerator,
-                                 pipeline.stage(PluginKind::Codegen)->options,
-                                 progress};
-    result.output = codegen->generate(request);
-    generating.stop();
-    progress.end();
+  if (result.output) {
     countGeneratedConstants(*result.output, result.addresses, accelerator->memory(), *result.report);
   }
   return result;

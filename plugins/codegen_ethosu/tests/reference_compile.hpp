@@ -54,7 +54,7 @@ private:
   if (!compilation.output) {
     return payloads;
   }
-  const npu::Graph written = npu::tflite_frontend::readModel(compilation.output->bytes, "written.tflite");
+  const npu::Graph written = npu::tflite_frontend::readModel(compilation.output->bytes.joined(), "written.tflite");
   for (const npu::Operation& op : written.subgraphs.at(0).operations) {
     if (op.attributes.get<std::string>("custom_code") == std::optional<std::string>("ethos-u")) {
       const auto bytes = written.subgraphs.at(0).tensor(op.inputs.at(0)).bytes();

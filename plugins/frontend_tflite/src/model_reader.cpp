@@ -264,10 +264,10 @@ Graph readModel(std::span<const std::uint8_t> bytes, const std::filesystem::path
 }
 
 Graph readModel(std::span<const std::uint8_t> bytes, const std::filesystem::path& sourcePath,
-                std::span<const ConstantBuffer> knownBuffers) {
+                std::span<const ConstantBuffer> knownBuffers, std::span<const std::uint32_t> placeholders) {
   const std::string path = sourcePath.string();
   const tflite::Model& model = detail::verifiedModel(bytes, path);
-  detail::ReaderContext context(bytes, path, model, knownBuffers);
+  detail::ReaderContext context(bytes, path, model, knownBuffers, placeholders);
   if (context.subgraphCount() == 0) {
     context.fail("the model has no subgraphs");
   }

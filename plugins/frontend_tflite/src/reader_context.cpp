@@ -7,8 +7,8 @@
 namespace npu::tflite_frontend::detail {
 
 ReaderContext::ReaderContext(std::span<const std::uint8_t> file, std::string path, const tflite::Model& model,
-                             std::span<const ConstantBuffer> knownBuffers)
-    : file_(file), path_(std::move(path)), model_(model), knownBuffers_(knownBuffers) {
+                             std::span<const ConstantBuffer> knownBuffers, std::span<const std::uint32_t> placeholders)
+    : file_(file), path_(std::move(path)), model_(model), knownBuffers_(knownBuffers), placeholders_(placeholders) {
   const std::size_t count = model.buffers() == nullptr ? 0 : model.buffers()->size();
   bufferCache_.resize(count);
   bufferRead_.resize(count, false);
@@ -32,7 +32,14 @@ ConstantBuffer ReaderContext::buffer(std::uint32_t index, const std::string& who
     bytes = fileRange(buffer->offset(), buffer->size(), who + " (buffer " + std::to_string(index) + ")");
   }
   const ConstantBuffer known = index < knownBuffers_.size() ? knownBuffers_[index] : nullptr;
-  if (known != nullptr && std::equal(bytes.begin(), bytes.end(), known->begin(), known->end())) {
+  const bool placeholder = std::binary_search(placeholders_.begin(), placeholders_.end(), index);
+  if (known != nullptr && placeholder && bytes.size() == known->size()) {
+    bufferCache_[index] = known;
+  } else if (placeholder) {
+    fail("buffer " + std::to_string(index) + " has " + std::to_string(bytes.size()) + " bytes of room for " +
+             std::to_string(known == nullptr ? 0 : known->size()),
+         who);
+  } else if (known != nullptr && std::equal(bytes.begin(), bytes.end(), known->begin(), known->end())) {
     bufferCache_[index] = known;
   } else if (!bytes.empty()) {
     bufferCache_[index] = std::make_shared<const std::vector<std::uint8_t>>(bytes.begin(), bytes.end());

@@ -16,9 +16,10 @@ namespace npu::tflite_frontend::detail {
 /// State shared while one file is read: the bytes, the verified model, the constant buffers made so far.
 class ReaderContext {
 public:
-  /// `knownBuffers`: contents to share instead of copying where a buffer's bytes equal them (by index).
+  /// `knownBuffers`: contents to share instead of copying where a buffer's bytes equal them (by index);
+  /// `placeholders` (sorted): buffers whose bytes are unwritten room for their known contents.
   ReaderContext(std::span<const std::uint8_t> file, std::string path, const tflite::Model& model,
-                std::span<const ConstantBuffer> knownBuffers = {});
+                std::span<const ConstantBuffer> knownBuffers = {}, std::span<const std::uint32_t> placeholders = {});
 
   [[nodiscard]] const tflite::Model& model() const { return model_; }
   [[nodiscard]] const std::string& path() const { return path_; }
@@ -42,6 +43,7 @@ private:
   std::string path_;
   const tflite::Model& model_;
   std::span<const ConstantBuffer> knownBuffers_;
+  std::span<const std::uint32_t> placeholders_;
   std::vector<ConstantBuffer> bufferCache_;
   std::vector<bool> bufferRead_;
 };

@@ -173,7 +173,58 @@ BOOST_AUTO_TEST_CASE(a_custom_operator_made_by_a_pass_is_written_from_its_attrib
   BOOST_CHECK_THROW(static_cast<void>(writeModel(graph, velaWriteOptions())), npu::Error);
 }
 
-BOOST_AUTO_TEST_CASE(a_builder_on_the_vector_allocator_hands_over_the_same_bytes_however_often_it_grew) {
+BOOST_AUTO_TEST_CASE(a_model_written_in_pieces_refers_to_its_large_constants_and_joins_to_the_whole_file) {
+  Graph graph;
+  graph.name = "pieces";
+  Subgraph& subgraph = graph.subgraphs.emplace_back();
+  subgraph.name = "main";
+  const auto constant = [&](const std::string& name, std::int64_t size, int seed) {
+    std::vector<std::uint8_t> values(static_cast<std::size_t>(size));
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      values[i] = static_cast<std::uint8_t>(i * 13 + static_cast<std::size_t>(seed));
+    }
+    Tensor tensor;
+    tensor.name = name;
+    tensor.shape = Shape{static_cast<int>(size)};
+    tensor.type = DataType::UInt8;
+    tensor.data = std::make_shared<const std::vector<std::uint8_t>>(std::move(values));
+    return subgraph.addTensor(tensor);
+  };
+  const TensorId large = constant("large", 3 << 20, 1);
+  const TensorId small = constant("small", 1000, 2);
+  const TensorId other = constant("other", (1 << 20) + 3, 3);
+  Tensor output;
+  output.name = "out";
+  output.shape = Shape{1, 4};
+  output.type = DataType::Int8;
+  const TensorId out = subgraph.addTensor(output);
+  Operation op;
+  op.type = OpType::Custom;
+  op.name = "out";
+  op.attributes.set("custom_code", std::string("ethos-u"));
+  op.inputs = {large, small, other};
+  op.outputs = {out};
+  subgraph.addOperation(op);
+  subgraph.outputs = {out};
+
+  const std::vector<std::uint8_t> whole = writeModel(graph, velaWriteOptions());
+  const FileBytes pieces = writeModelPieces(graph, velaWriteOptions(), std::size_t{1} << 20);
+  BOOST_TEST(pieces.size() == whole.size());
+  BOOST_TEST((pieces.joined() == whole));
+  // The two constants of 1 MiB or more are pieces of their own, their bytes where the graph holds them.
+  std::vector<const std::uint8_t*> referenced;
+  for (const FileBytes::Piece& piece : pieces.pieces()) {
+    referenced.push_back(piece.bytes.data());
+  }
+  for (const TensorId id : {large, other}) {
+    BOOST_TEST(std::count(referenced.begin(), referenced.end(), subgraph.tensor(id).data->data()) == 1);
+  }
+  BOOST_TEST(std::count(referenced.begin(), referenced.end(), subgraph.tensor(small).data->data()) == 0);
+  BOOST_TEST(pieces.pieces().size() == 5U); // tables, large, between, other, the rest (or the reverse)
+  BOOST_TEST((writeModelPieces(graph, velaWriteOptions(), 0).joined() == whole));
+}
+
+BOOST_AUTO_TEST_CASE(a_builder_on_the_shared_storage_allocator_hands_over_the_same_bytes_however_often_it_grew) {
   const auto build = [](detail::PythonLayoutBuilder& builder) {
     std::vector<std::uint8_t> data(100000);
     for (std::size_t i = 0; i < data.size(); ++i) {
@@ -199,12 +250,12 @@ BOOST_AUTO_TEST_CASE(a_builder_on_the_vector_allocator_hands_over_the_same_bytes
                                            reference.GetBufferPointer() + reference.GetSize());
   for (const std::size_t initialSize : {std::size_t{64}, std::size_t{4096}, expected.size(), expected.size() * 2}) {
     BOOST_TEST_CONTEXT("initial size " << initialSize) {
-      detail::VectorAllocator allocator;
+      detail::SharedStorageAllocator allocator;
       std::vector<std::uint8_t> bytes;
       {
         detail::PythonLayoutBuilder builder(initialSize, allocator);
         build(builder);
-        bytes = allocator.release({builder.GetBufferPointer(), builder.GetSize()});
+        bytes = allocator.copy({builder.GetBufferPointer(), builder.GetSize()});
       }
       BOOST_TEST((bytes == expected));
     }

@@ -139,7 +139,7 @@ BOOST_AUTO_TEST_CASE(the_optimised_model_is_byte_identical_at_one_thread_and_at_
       const tbb::global_control control(tbb::global_control::max_allowed_parallelism,
                                         static_cast<std::size_t>(threads));
       const npu::Compilation compilation = pipelines.compile(config("search", "C3-search"), model);
-      bytes[threads - 1] = compilation.output->bytes;
+      bytes[threads - 1] = compilation.output->bytes.joined();
       total[threads - 1] = cycles(compilation);
     }
     BOOST_TEST_CONTEXT(model.filename()) {
@@ -196,7 +196,7 @@ BOOST_AUTO_TEST_CASE(a_schedule_with_spilled_feature_maps_wins_where_faster_and_
     BOOST_TEST(cycles(spilled) < cycles(without));
     // The code generator checked the command stream it wrote (check: on by default).
     BOOST_REQUIRE(spilled.output.has_value());
-    bytes[threads - 1] = spilled.output->bytes;
+    bytes[threads - 1] = spilled.output->bytes.joined();
     const npu::MemorySystem& memory = spilled.report->memory;
     BOOST_TEST(spilled.report->memoryUsed[static_cast<std::size_t>(memory.fastStorageArea)] <= 64 * 1024);
   }

@@ -19,9 +19,9 @@
 
 namespace npu {
 
-/// Everything one compilation produced, stage by stage.
+/// Everything one compilation produced, stage by stage. The graph the frontend read is not kept: once
+/// lowered, nothing needs it (its name and source path are the lowered graph's).
 struct Compilation {
-  Graph input;                          ///< as the frontend read it
   Graph lowered;                        ///< after lowering (and placement)
   std::vector<Schedule> schedules;      ///< one per NPU region
   std::vector<Allocation> allocations;  ///< one per schedule

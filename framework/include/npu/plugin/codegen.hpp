@@ -2,6 +2,7 @@
 #pragma once
 
 #include "npu/core/api.hpp"
+#include "npu/core/file_bytes.hpp"
 #include "npu/core/progress.hpp"
 #include "npu/ir/graph.hpp"
 #include "npu/plugin/accelerator.hpp"
@@ -44,8 +45,7 @@ struct NetworkAddresses {
 
 /// What a code generator is given: every stage's result.
 struct CodegenRequest {
-  const Graph& input;                     ///< as the frontend read it
-  const Graph& lowered;                   ///< after lowering and placement
+  const Graph& lowered;                   ///< after lowering and placement (its sourcePath: the model read)
   std::span<const Schedule> schedules;    ///< one per NPU region, in execution order
   std::span<const Allocation> allocations; ///< the addresses of each schedule's buffers
   const NetworkAddresses& addresses;
@@ -67,7 +67,7 @@ struct CodegenStatistics {
 /// The deployable output of a compilation.
 struct GeneratedModel {
   std::string fileName;             ///< file name for it, e.g. "<network>_vela.tflite"
-  std::vector<std::uint8_t> bytes;  ///< the whole file
+  FileBytes bytes;                  ///< the whole file, in pieces (large constants are not copied into it)
   CodegenStatistics statistics;
 };
 

@@ -13,6 +13,9 @@ namespace ethosu::codegen {
 
 namespace {
 
+/// Constants of the output model from this size on are written out from their own buffers.
+constexpr std::size_t kReferencedConstantBytes = std::size_t{1} << 20;
+
 /// Per subgraph, the arena offset of every feature map the runtime sees (Vela's OfflineMemoryAllocation).
 std::vector<std::map<npu::TensorId, std::int64_t>> arenaOffsetsOf(const npu::CodegenRequest& request) {
   const npu::MemorySystem& memory = request.accelerator.memory();
@@ -37,7 +40,7 @@ npu::GeneratedModel generateModel(const npu::CodegenRequest& request, const Code
 
   // CPU operators keep the options of the model they were read from. Mapped, not read: the writer looks
   // only at its operator options, so its weights (most of a large model) are never paged in or copied.
-  const npu::InputFileBytes source(request.input.sourcePath, npu::kModelFile, npu::InputFileBytes::Reading::Parts);
+  const npu::InputFileBytes source(request.lowered.sourcePath, npu::kModelFile, npu::InputFileBytes::Reading::Parts);
   auto writeOptions = npu::tflite_frontend::velaWriteOptions();
   writeOptions.sourceModel = source.bytes();
   const bool hasNpuCode = !request.schedules.empty();
@@ -52,8 +55,9 @@ npu::GeneratedModel generateModel(const npu::CodegenRequest& request, const Code
   }
 
   npu::GeneratedModel model;
-  model.fileName = request.input.name + options.fileSuffix + ".tflite";
-  model.bytes = npu::tflite_frontend::writeModel(output.graph, writeOptions);
+  model.fileName = request.lowered.name + options.fileSuffix + ".tflite";
+  // The read-only area (most of a large model) is written out from where it lies, not copied first.
+  model.bytes = npu::tflite_frontend::writeModelPieces(output.graph, writeOptions, kReferencedConstantBytes);
   model.statistics.npuOperators = static_cast<int>(request.schedules.size());
   for (const npu::Subgraph& subgraph : output.graph.subgraphs) {
     model.statistics.cpuOperators += static_cast<int>(subgraph.operations.size());

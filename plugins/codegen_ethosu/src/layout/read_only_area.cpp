@@ -11,6 +11,10 @@
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <exception>
 #include <span>
@@ -253,6 +257,11 @@ ReadOnlyArea::ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedul
       job.error = std::current_exception();
     }
   };
+  // The encoder forgets the plan of each stream written (StreamCache::take): small blocks, whose pages
+  // are given back (with what scheduling left free) from the first stream on and then every few MiB of
+  // area, so that the area grows into memory they held, not beside it.
+  constexpr std::size_t kTrimEveryBytes = std::size_t{8} << 20;
+  std::size_t nextTrim = 0;
   HeadStart headStart(jobs, schedules, tbb::this_task_arena::max_concurrency());
   headStart.start(encodeJob);
   tbb::parallel_pipeline(
@@ -276,6 +285,12 @@ ReadOnlyArea::ReadOnlyArea(const npu::Graph& graph, std::span<const npu::Schedul
                   }
                   layOutConstantsUpTo(job.schedule);
                   addWeights(graph, schedules, job.schedule, job.position, std::move(job.encoded), storedStreams);
+#if defined(__GLIBC__)
+                  if (bytes_.size() >= nextTrim) {
+                    ::malloc_trim(0);
+                    nextTrim = bytes_.size() + kTrimEveryBytes;
+                  }
+#endif
                 }));
   if (!schedules.empty()) {
     layOutConstantsUpTo(schedules.size() - 1);

@@ -195,7 +195,7 @@ Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs:
   }
   // The product: the output model the pipeline's codegen stage wrote, read back with our frontend.
   BOOST_TEST_REQUIRE(compilation.output.has_value());
-  const WrittenModel written = readWrittenModel(compilation.output->bytes);
+  const WrittenModel written = readWrittenModel(compilation.output->bytes.joined());
   outcome.flashIdentical =
       index.count("flash_sha256") != 0 && index.at("flash_sha256") == npu::sha256Hex(written.flash);
   outcome.scratchEqual = index.count("scratch_bytes") != 0 &&
@@ -206,7 +206,7 @@ Outcome compareModel(npu::PluginHost& host, const std::string& config, const fs:
                                 std::to_string(written.fastScratch) + " vela " + index["scratch_bytes"] + "/" +
                                 index["scratch_fast_bytes"];
   }
-  outcome.fileIdentical = npu::sha256Hex(compilation.output->bytes) == velaFileSha256(referenceDir / "dump.json");
+  outcome.fileIdentical = npu::sha256Hex(compilation.output->bytes.joined()) == velaFileSha256(referenceDir / "dump.json");
   for (std::size_t s = 0; s < compilation.schedules.size() && s < listing.size(); ++s) {
     const RegionSources sources{
         compilation.lowered, compilation.schedules[s], s, compilation.allocations[s], compilation.addresses, readOnly,
@@ -366,8 +366,7 @@ BOOST_AUTO_TEST_CASE(dp_scheduler_schedules_generate_streams_that_pass_the_check
         // Every stream is decoded and checked as it is generated (CodegenOptions::check); any error
         // from code generation fails the test.
         const npu::OptionValues noOptions;
-        const npu::CodegenRequest request{compilation->input,
-                                          compilation->lowered,
+        const npu::CodegenRequest request{compilation->lowered,
                                           compilation->schedules,
                                           compilation->allocations,
                                           compilation->addresses,

@@ -22,9 +22,32 @@ StreamCache::Plan StreamCache::find(std::span<const std::int16_t> weights, std::
   return nullptr;
 }
 
+StreamCache::Plan StreamCache::take(std::span<const std::int16_t> weights, std::uint64_t key) {
+  Entry taken;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    for (auto [it, end] = entries_.equal_range(key); it != end; ++it) {
+      if (std::equal(weights.begin(), weights.end(), it->second.weights.begin(), it->second.weights.end())) {
+        taken = std::move(it->second);
+        entries_.erase(it);
+        break;
+      }
+    }
+  }
+  // bytes_ still counts it, so that what is kept afterwards does not depend on what was written.
+  return taken.plan; // its weights are freed outside the lock
+}
+
 bool StreamCache::hasRoomFor(std::size_t weights) const {
   const std::lock_guard<std::mutex> lock(mutex_);
-  return bytes_ + weights * sizeof(std::int16_t) <= budget_; // the weights; a plan is far smaller
+  const bool room = bytes_ + weights * sizeof(std::int16_t) <= budget_; // the weights; a plan is far smaller
+  overflowed_ = overflowed_ || !room;
+  return room;
+}
+
+bool StreamCache::overflowed() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return overflowed_;
 }
 
 void StreamCache::insert(std::span<const std::int16_t> weights, std::uint64_t key, Plan plan, std::size_t planBytes) {
@@ -32,6 +55,7 @@ void StreamCache::insert(std::span<const std::int16_t> weights, std::uint64_t ke
   const std::size_t bytes = entry.weights.size() * sizeof(std::int16_t) + planBytes;
   const std::lock_guard<std::mutex> lock(mutex_);
   if (bytes_ + bytes > budget_) {
+    overflowed_ = true;
     return;
   }
   for (auto [it, end] = entries_.equal_range(key); it != end; ++it) {

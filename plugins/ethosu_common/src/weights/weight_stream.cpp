@@ -75,7 +75,9 @@ void encodeStream(const WeightStreamInput& input, const WeightEncoderConfig& con
   detail::reorderWeightsInto(
       input.weights, detail::OfmSelection{stream.first + stream.core, coreChannels, config.cores}, reorder, reordered);
   const std::uint64_t key = cache != nullptr ? StreamCache::keyOf(reordered) : 0;
-  const StreamCache::Plan planned = cache != nullptr ? cache->find(reordered, key) : nullptr;
+  // A stream written (not only sized) is the code generator's, which writes each once: its plan goes.
+  const StreamCache::Plan planned =
+      cache == nullptr ? nullptr : (keepStream ? cache->take(reordered, key) : cache->find(reordered, key));
   if (keepStream) {
     if (planned != nullptr) {
       detail::appendPlannedWeightStream(reordered, *planned, workspace, stream.weights);

@@ -36,6 +36,27 @@ BOOST_AUTO_TEST_CASE(a_plan_is_found_by_its_exact_weights_only) {
   BOOST_TEST(cache.find(other, StreamCache::keyOf(weights)) == nullptr);
 }
 
+BOOST_AUTO_TEST_CASE(a_plan_taken_for_writing_is_given_once_and_then_forgotten) {
+  StreamCache cache;
+  const std::vector<std::int16_t> weights{3, 1, -4, 1, 5};
+  const StreamCache::Plan plan = planOf(weights);
+  cache.insert(weights, StreamCache::keyOf(weights), plan, plan->memoryBytes());
+  const std::vector<std::int16_t> other{3, 1, -4, 1, 6};
+  BOOST_TEST(cache.take(other, StreamCache::keyOf(other)) == nullptr);
+  BOOST_TEST(cache.take(weights, StreamCache::keyOf(weights)) == plan);
+  BOOST_TEST(cache.find(weights, StreamCache::keyOf(weights)) == nullptr);
+  BOOST_TEST(cache.take(weights, StreamCache::keyOf(weights)) == nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(a_cache_tells_whether_it_ever_left_a_plan_out_for_lack_of_room) {
+  StreamCache cache;
+  BOOST_TEST(!cache.overflowed());
+  BOOST_TEST(cache.hasRoomFor(1000));
+  BOOST_TEST(!cache.overflowed());
+  BOOST_TEST(!cache.hasRoomFor(StreamCache::kDefaultBudgetBytes)); // int16 weights: twice the budget
+  BOOST_TEST(cache.overflowed());
+}
+
 BOOST_AUTO_TEST_CASE(a_cleared_cache_finds_nothing_and_keeps_plans_again) {
   StreamCache cache;
   const std::vector<std::int16_t> weights{3, 3, 3, -1};

@@ -53,9 +53,12 @@ namespace npu::tflite_frontend {
 [[nodiscard]] Graph readModel(std::span<const std::uint8_t> bytes, const std::filesystem::path& sourcePath);
 
 /// As above; a buffer `i` whose bytes equal `*knownBuffers[i]` shares it instead of copying the bytes
-/// (reading back a model just written from a graph holds its constants once).
+/// (reading back a model just written from a graph holds its constants once). The buffers listed in
+/// `placeholders` (sorted) share theirs without comparing: their data in `bytes` was left unwritten, as
+/// the writer does for constants it refers to (writeModelPieces).
 [[nodiscard]] Graph readModel(std::span<const std::uint8_t> bytes, const std::filesystem::path& sourcePath,
-                              std::span<const ConstantBuffer> knownBuffers);
+                              std::span<const ConstantBuffer> knownBuffers,
+                              std::span<const std::uint32_t> placeholders = {});
 
 /// Reads a .tflite file (a regular file of at most npu::kMaxModelFileBytes; anything else is a Usage error).
 [[nodiscard]] Graph readModelFile(const std::filesystem::path& file);

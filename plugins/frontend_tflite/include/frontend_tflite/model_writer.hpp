@@ -29,6 +29,7 @@
 // operator type without a TFLite operator code, a padding or activation TFLite cannot express) is an
 // npu::Error naming the operator or tensor.
 
+#include "npu/core/file_bytes.hpp"
 #include "npu/ir/graph.hpp"
 
 #include <cstdint>
@@ -80,5 +81,11 @@ inline constexpr const char* kOfflineMemoryAllocationName = "OfflineMemoryAlloca
 
 /// The .tflite bytes of `graph`.
 [[nodiscard]] std::vector<std::uint8_t> writeModel(const Graph& graph, const ModelWriteOptions& options);
+
+/// The same bytes in pieces: the data of every constant of at least `referenceFrom` bytes (0: none) is
+/// the constant's own buffer, referred to (and kept alive), not copied, so that a model made mostly of
+/// one large constant (an NPU's read-only area) is not held twice while it is written out.
+[[nodiscard]] FileBytes writeModelPieces(const Graph& graph, const ModelWriteOptions& options,
+                                         std::size_t referenceFrom);
 
 } // namespace npu::tflite_frontend

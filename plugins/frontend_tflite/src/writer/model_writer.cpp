@@ -54,16 +54,33 @@ std::size_t expectedModelBytes(const Graph& graph, const ModelWriteOptions& opti
   return bytes;
 }
 
+/// A buffer whose data the serialised bytes leave unwritten: the graph's constant holds them.
+struct ReferencedBuffer {
+  std::uint32_t index = 0; ///< the model's buffer
+  std::size_t fromEnd = 0; ///< where its data starts, counted from the end of the serialised bytes
+  ConstantBuffer contents;
+};
+
+/// The flatbuffer as built: its bytes (in the builder's storage, which they keep alive) with the data of
+/// the referenced buffers left unwritten.
+struct SerialisedModel {
+  std::shared_ptr<const std::uint8_t[]> storage;
+  std::span<const std::uint8_t> bytes;
+  std::vector<ReferencedBuffer> referenced;
+};
+
 class ModelSerialiser {
 public:
-  ModelSerialiser(const Graph& graph, const ModelWriteOptions& options)
-      : graph_(graph), options_(options), codes_(graph), builder_(expectedModelBytes(graph, options), allocator_) {
+  /// Constants of at least `referenceFrom` bytes (0: none) are referred to, not copied.
+  ModelSerialiser(const Graph& graph, const ModelWriteOptions& options, std::size_t referenceFrom)
+      : graph_(graph), options_(options), referenceFrom_(referenceFrom), codes_(graph),
+        builder_(expectedModelBytes(graph, options), allocator_) {
     if (!options.sourceModel.empty()) {
       source_ = tflite::GetModel(options.sourceModel.data());
     }
   }
 
-  std::vector<std::uint8_t> serialise() {
+  SerialisedModel serialise() {
     std::vector<Offset<tflite::OperatorCode>> codeOffsets;
     for (const detail::OperatorCodeKey& key : codes_.codes()) {
       codeOffsets.push_back(operatorCode(key));
@@ -96,8 +113,8 @@ public:
     }
 
     std::vector<Offset<tflite::Buffer>> bufferOffsets;
-    for (const BufferContents& contents : buffers_) {
-      bufferOffsets.push_back(buffer(contents));
+    for (std::size_t index = 0; index < buffers_.size(); ++index) {
+      bufferOffsets.push_back(buffer(static_cast<std::uint32_t>(index)));
     }
     const auto buffers = builder_.offsetVector<tflite::Buffer>(bufferOffsets);
     std::vector<Offset<tflite::Metadata>> metadataOffsets;
@@ -118,7 +135,7 @@ public:
     model.add_buffers(buffers);
     model.add_metadata(metadataVector);
     builder_.Finish(builder_.endTable(model), tflite::ModelIdentifier());
-    return allocator_.release({builder_.GetBufferPointer(), builder_.GetSize()});
+    return {allocator_.storage(), {builder_.GetBufferPointer(), builder_.GetSize()}, std::move(referenced_)};
   }
 
   /// Per buffer of the written model, the graph's constant it was written from (null for the others).
@@ -352,9 +369,15 @@ private:
     return builder_.endTable(table);
   }
 
-  Offset<tflite::Buffer> buffer(const BufferContents& contents) {
+  Offset<tflite::Buffer> buffer(std::uint32_t index) {
+    const BufferContents& contents = buffers_[index];
+    const ConstantBuffer source = index < bufferSources_.size() ? bufferSources_[index] : nullptr;
     Offset<flatbuffers::Vector<std::uint8_t>> data;
-    if (contents) {
+    if (contents && source != nullptr && referenceFrom_ > 0 && contents->size() >= referenceFrom_) {
+      const auto [vector, fromEnd] = builder_.reservedBytes(contents->size(), kBufferAlignment);
+      data = vector;
+      referenced_.push_back({index, fromEnd, source});
+    } else if (contents) {
       data = builder_.alignedBytes(*contents, kBufferAlignment);
     }
     tflite::BufferBuilder table(builder_);
@@ -384,12 +407,14 @@ private:
 
   const Graph& graph_;
   const ModelWriteOptions& options_;
+  const std::size_t referenceFrom_;
   const tflite::Model* source_ = nullptr;
   detail::OperatorCodeTable codes_;
-  detail::VectorAllocator allocator_; // before the builder, which uses it
+  detail::SharedStorageAllocator allocator_; // before the builder, which uses it
   PythonLayoutBuilder builder_;
   std::vector<BufferContents> buffers_;
   std::vector<ConstantBuffer> bufferSources_;
+  std::vector<ReferencedBuffer> referenced_;
   std::vector<std::vector<std::int32_t>> offlineOffsets_;
 };
 
@@ -408,20 +433,40 @@ ModelWriteOptions unchangedWriteOptions() {
   return ModelWriteOptions{};
 }
 
-std::vector<std::uint8_t> writeModel(const Graph& graph, const ModelWriteOptions& options) {
-  ModelSerialiser serialiser(graph, options);
-  std::vector<std::uint8_t> bytes = serialiser.serialise();
-  flatbuffers::Verifier verifier(bytes.data(), bytes.size());
+FileBytes writeModelPieces(const Graph& graph, const ModelWriteOptions& options, std::size_t referenceFrom) {
+  ModelSerialiser serialiser(graph, options, referenceFrom);
+  SerialisedModel model = serialiser.serialise();
+  flatbuffers::Verifier verifier(model.bytes.data(), model.bytes.size());
   if (!tflite::VerifyModelBuffer(verifier)) {
     throwInternalError("the written model '" + graph.name + "' fails the flatbuffers verifier");
   }
+  // The referenced buffers' data, in file order, between the serialised bytes around them.
+  std::sort(model.referenced.begin(), model.referenced.end(),
+            [](const ReferencedBuffer& a, const ReferencedBuffer& b) { return a.fromEnd > b.fromEnd; });
+  std::vector<std::uint32_t> placeholders;
+  FileBytes file;
+  std::size_t position = 0;
+  for (const ReferencedBuffer& buffer : model.referenced) {
+    const std::size_t start = model.bytes.size() - buffer.fromEnd;
+    file.append(model.bytes.subspan(position, start - position), model.storage);
+    file.append(*buffer.contents, buffer.contents);
+    position = start + buffer.contents->size();
+    placeholders.push_back(buffer.index);
+  }
+  file.append(model.bytes.subspan(position), model.storage);
+  std::sort(placeholders.begin(), placeholders.end());
   try {
-    // Read back sharing the graph's constants where the bytes read equal them, not copying them again.
-    static_cast<void>(readModel(bytes, graph.sourcePath, serialiser.bufferSources()));
+    // Read back sharing the graph's constants where the bytes read equal them, not copying them again
+    // (the referenced buffers, unwritten in these bytes, are the graph's by construction).
+    static_cast<void>(readModel(model.bytes, graph.sourcePath, serialiser.bufferSources(), placeholders));
   } catch (const Error& error) {
     throwInternalError("the written model '" + graph.name + "' cannot be read back: " + error.message());
   }
-  return bytes;
+  return file;
+}
+
+std::vector<std::uint8_t> writeModel(const Graph& graph, const ModelWriteOptions& options) {
+  return writeModelPieces(graph, options, 0).joined();
 }
 
 } // namespace npu::tflite_frontend

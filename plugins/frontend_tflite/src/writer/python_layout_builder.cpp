@@ -5,49 +5,60 @@
 
 namespace npu::tflite_frontend::detail {
 
-std::uint8_t* VectorAllocator::allocate(std::size_t size) {
-  if (!storage_.empty()) {
+std::uint8_t* SharedStorageAllocator::allocate(std::size_t size) {
+  if (storage_ != nullptr) {
     throwInternalError("the model builder asked for a second buffer");
   }
-  storage_.resize(size);
-  return storage_.data();
+  storage_ = std::shared_ptr<std::uint8_t[]>(new std::uint8_t[size]); // not value-initialised: not paged in
+  size_ = size;
+  return storage_.get();
 }
 
-void VectorAllocator::deallocate(std::uint8_t* bytes, std::size_t /*size*/) {
-  if (bytes == storage_.data()) {
-    storage_ = {};
+void SharedStorageAllocator::deallocate(std::uint8_t* bytes, std::size_t /*size*/) {
+  if (bytes == storage_.get()) {
+    storage_.reset(); // the bytes live on while storage() handed them to someone
+    size_ = 0;
   }
 }
 
-std::uint8_t* VectorAllocator::reallocate_downward(std::uint8_t* old, std::size_t oldSize, std::size_t newSize,
-                                                   std::size_t inUseBack, std::size_t inUseFront) {
-  std::vector<std::uint8_t> grown(newSize);
-  memcpy_downward(old, oldSize, grown.data(), newSize, inUseBack, inUseFront);
+std::uint8_t* SharedStorageAllocator::reallocate_downward(std::uint8_t* old, std::size_t oldSize, std::size_t newSize,
+                                                          std::size_t inUseBack, std::size_t inUseFront) {
+  std::shared_ptr<std::uint8_t[]> grown(new std::uint8_t[newSize]);
+  memcpy_downward(old, oldSize, grown.get(), newSize, inUseBack, inUseFront);
   storage_ = std::move(grown);
-  return storage_.data();
+  size_ = newSize;
+  return storage_.get();
 }
 
-std::vector<std::uint8_t> VectorAllocator::release(std::span<const std::uint8_t> finished) {
-  const std::uint8_t* begin = storage_.data();
-  if (finished.data() < begin || finished.data() + finished.size() > begin + storage_.size()) {
+std::vector<std::uint8_t> SharedStorageAllocator::copy(std::span<const std::uint8_t> finished) const {
+  const std::uint8_t* begin = storage_.get();
+  if (begin == nullptr || finished.data() < begin || finished.data() + finished.size() > begin + size_) {
     throwInternalError("the finished model does not lie in the builder's buffer");
   }
-  std::memmove(storage_.data(), finished.data(), finished.size());
-  storage_.resize(finished.size());
-  return std::move(storage_);
+  return {finished.begin(), finished.end()};
 }
 
 flatbuffers::Offset<void> PythonLayoutBuilder::emptyTable() {
   return flatbuffers::Offset<void>(endPythonTable(StartTable()));
 }
 
-flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>> PythonLayoutBuilder::alignedBytes(
-    std::span<const std::uint8_t> bytes, std::size_t alignment) {
+flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>>
+PythonLayoutBuilder::alignedBytes(std::span<const std::uint8_t> bytes, std::size_t alignment) {
   NotNested();
   nested = true;
   prepare(alignment, bytes.size());
   PushBytes(bytes.data(), bytes.size());
   return flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>>(EndVector(bytes.size()));
+}
+
+std::pair<flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>>, std::size_t>
+PythonLayoutBuilder::reservedBytes(std::size_t size, std::size_t alignment) {
+  NotNested();
+  nested = true;
+  prepare(alignment, size);
+  buf_.make_space(size);
+  const std::size_t fromEnd = GetSize();
+  return {flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>>(EndVector(size)), fromEnd};
 }
 
 void PythonLayoutBuilder::prepare(std::size_t size, std::size_t additionalBytes) {

@@ -20,27 +20,31 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
 
 namespace npu::tflite_frontend::detail {
 
-/// Gives a builder its buffer as a std::vector, so that the finished buffer (which flatbuffers builds at
-/// the end of its storage) is handed over without a copy: the model of a large network is hundreds of MB.
-/// It holds one buffer at a time; growing it copies the bytes in use into a larger one.
-class VectorAllocator : public flatbuffers::Allocator {
+/// Gives a builder its storage uninitialised and shared, so that the finished buffer (which flatbuffers
+/// builds at the end of its storage) is handed over without a copy (the model of a large network is
+/// hundreds of MB), and room reserved but never written (PythonLayoutBuilder::reservedBytes) is never
+/// paged in. It holds one buffer at a time; growing it copies the bytes in use into a larger one.
+class SharedStorageAllocator : public flatbuffers::Allocator {
 public:
   std::uint8_t* allocate(std::size_t size) override;
   void deallocate(std::uint8_t* bytes, std::size_t size) override;
   std::uint8_t* reallocate_downward(std::uint8_t* old, std::size_t oldSize, std::size_t newSize, std::size_t inUseBack,
                                     std::size_t inUseFront) override;
-  /// The storage, the `finished` bytes (which lie in it) moved to its front and the rest cut off. The
-  /// builder that used it must not be used afterwards.
-  [[nodiscard]] std::vector<std::uint8_t> release(std::span<const std::uint8_t> finished);
+  /// The storage, which stays alive through the returned pointer after the builder is gone.
+  [[nodiscard]] std::shared_ptr<const std::uint8_t[]> storage() const { return storage_; }
+  /// A copy of the `finished` bytes (which must lie in the storage).
+  [[nodiscard]] std::vector<std::uint8_t> copy(std::span<const std::uint8_t> finished) const;
 
 private:
-  std::vector<std::uint8_t> storage_;
+  std::shared_ptr<std::uint8_t[]> storage_;
+  std::size_t size_ = 0;
 };
 
 class PythonLayoutBuilder : public flatbuffers::FlatBufferBuilder {
@@ -72,8 +76,8 @@ public:
 
   /// A vector of offsets to tables created before it.
   template <typename T>
-  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<T>>> offsetVector(
-      std::span<const flatbuffers::Offset<T>> offsets) {
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<T>>>
+  offsetVector(std::span<const flatbuffers::Offset<T>> offsets) {
     startPythonVector(sizeof(flatbuffers::uoffset_t), offsets.size(), sizeof(flatbuffers::uoffset_t));
     for (auto offset = offsets.rbegin(); offset != offsets.rend(); ++offset) {
       PushElement(*offset);
@@ -85,6 +89,13 @@ public:
   /// the finished file, whose size is a multiple of the largest alignment used).
   flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>> alignedBytes(std::span<const std::uint8_t> bytes,
                                                                       std::size_t alignment);
+
+  /// Room for a byte vector laid out as alignedBytes lays out `size` bytes, its length written but its
+  /// data left unwritten (and so, in a SharedStorageAllocator's storage, never paged in): whoever writes
+  /// the finished buffer out supplies those bytes. Returns the vector and where its data starts, counted
+  /// from the end of the buffer (where it stays as the builder grows).
+  std::pair<flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>>, std::size_t> reservedBytes(std::size_t size,
+                                                                                               std::size_t alignment);
 
   /// A UTF-8 string (any bytes; no deduplication, as in Python).
   flatbuffers::Offset<flatbuffers::String> string(std::string_view text) {

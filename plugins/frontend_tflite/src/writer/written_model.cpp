@@ -67,9 +67,8 @@ WrittenTensors selectTensors(const Subgraph& subgraph) {
     }
   }
   // Stable: equal names keep the graph's order (Vela's order for them is that of a Python set).
-  std::stable_sort(tensors.order.begin(), tensors.order.end(), [&](TensorId a, TensorId b) {
-    return subgraph.tensor(a).name < subgraph.tensor(b).name;
-  });
+  std::stable_sort(tensors.order.begin(), tensors.order.end(),
+                   [&](TensorId a, TensorId b) { return subgraph.tensor(a).name < subgraph.tensor(b).name; });
   tensors.fileIndexOf.assign(subgraph.tensors.size(), -1);
   for (std::size_t index = 0; index < tensors.order.size(); ++index) {
     tensors.fileIndexOf[static_cast<std::size_t>(tensors.order[index])] = static_cast<std::int32_t>(index);
@@ -79,8 +78,8 @@ WrittenTensors selectTensors(const Subgraph& subgraph) {
 
 OperatorCodeKey operatorCodeKeyOf(const Operation& op, const std::string& who) {
   if (builtinCodeOf(op.type) < 0) {
-    throwModelError("the operator cannot be written to a TFLite model: operation type " +
-                        std::string(nameOf(op.type)) + " has no TFLite operator code",
+    throwModelError("the operator cannot be written to a TFLite model: operation type " + std::string(nameOf(op.type)) +
+                        " has no TFLite operator code",
                     SourceLocation{{}, 0, 0, who},
                     "only operators of the TFLite schema that Vela maps can be written (StableHLO operators "
                     "and codes newer than the schema cannot)");

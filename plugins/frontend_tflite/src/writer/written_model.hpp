@@ -16,8 +16,8 @@ namespace npu::tflite_frontend::detail {
 
 /// The tensors of one subgraph that are written, in file order.
 struct WrittenTensors {
-  std::vector<TensorId> order;            ///< file index -> the graph's tensor id
-  std::vector<std::int32_t> fileIndexOf;  ///< the graph's tensor id -> file index, -1 when not written
+  std::vector<TensorId> order;           ///< file index -> the graph's tensor id
+  std::vector<std::int32_t> fileIndexOf; ///< the graph's tensor id -> file index, -1 when not written
 
   [[nodiscard]] std::int32_t fileIndex(TensorId id) const {
     return id >= 0 && static_cast<std::size_t>(id) < fileIndexOf.size() ? fileIndexOf[id] : -1;

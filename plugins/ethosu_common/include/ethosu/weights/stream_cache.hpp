@@ -32,6 +32,9 @@ public:
 
   /// The plan of exactly these reordered weights (`key` their keyOf), or null. Thread-safe.
   [[nodiscard]] Plan find(std::span<const std::int16_t> weights, std::uint64_t key) const;
+  /// As find, and forgets the plan: for a stream being written, which is written once (a large network's
+  /// plans then shrink while its read-only area grows). Thread-safe.
+  [[nodiscard]] Plan take(std::span<const std::int16_t> weights, std::uint64_t key);
   /// Whether the plan of this many weights would still be kept. Thread-safe.
   [[nodiscard]] bool hasRoomFor(std::size_t weights) const;
   /// Remembers the plan of these weights (`key` their keyOf, `planBytes` the plan's size in memory), if
@@ -40,6 +43,9 @@ public:
 
   /// Forgets every plan (and frees their memory); returns the bytes (weights and plans) it held. Thread-safe.
   std::size_t clear();
+  /// Whether a plan was ever left out for lack of room: the cache then holds the plans of only part of
+  /// the network, most of them candidates a scheduler did not choose. Thread-safe.
+  [[nodiscard]] bool overflowed() const;
 
   static constexpr std::size_t kDefaultBudgetBytes = std::size_t{64} << 20;
 
@@ -52,6 +58,7 @@ private:
   std::unordered_multimap<std::uint64_t, Entry> entries_;
   std::size_t bytes_ = 0;
   std::size_t budget_ = kDefaultBudgetBytes;
+  mutable bool overflowed_ = false; // also set by hasRoomFor, a query
 };
 
 } // namespace ethosu::weights

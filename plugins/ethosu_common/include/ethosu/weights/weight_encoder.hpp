@@ -31,6 +31,8 @@ public:
   /// slower): for a code generator that has written every stream, so that a large network does not keep
   /// them while its model is written. Returns the bytes the plans and their keys took.
   std::size_t releaseCache() const { return streams_.clear(); }
+  /// Whether the plans kept are of only part of the network (StreamCache::overflowed).
+  [[nodiscard]] bool cacheOverflowed() const { return streams_.overflowed(); }
 
 private:
   WeightEncoderConfig config_;
