@@ -4,8 +4,6 @@
 #include "commands.hpp"
 #include "npu/core/diagnostics.hpp"
 
-#include <malloc.h>
-
 #include <functional>
 #include <iostream>
 #include <map>
@@ -40,7 +38,8 @@ int dispatch(int argc, char** argv) {
       {"run", npu::cli::runCommand},         {"compare", npu::cli::compareCommand},
       {"inspect", npu::cli::inspectCommand}, {"validate", npu::cli::validateCommand},
       {"plugins", npu::cli::pluginsCommand}, {"conformance", npu::cli::conformanceCommand},
-      {"sweep", npu::cli::sweepCommand},     {"vela", npu::cli::velaCommand},
+      {"sweep", npu::cli::sweepCommand},
+      {"vela", npu::cli::velaCommand},
   };
   if (argc < 2) {
     std::cerr << kUsage;
@@ -63,25 +62,9 @@ int dispatch(int argc, char** argv) {
   return it->second(std::vector<std::string>(argv + 2, argv + argc));
 }
 
-/// A compile allocates and frees buffers of megabytes many times over (the weight codec's scratch, encoded
-/// streams, the output model). glibc maps each one above 128 KiB afresh and gives back the top of its heap
-/// as soon as 128 KiB are free, so such buffers paid a page fault per 4 KiB again and again: 10,500 faults
-/// for MobileNet-v2. Kept in the heap up to these sizes, freed memory is reused: 7,400 faults, 6% less CPU
-/// time. Peak memory does not grow (the 10,001-layer network's stays at 569 MB; larger thresholds cost it
-/// 22 MB): what is kept was in use before. malloc_trim still gives pages back where the code asks.
-void configureAllocator() {
-#if defined(__GLIBC__)
-  constexpr int kMapAbove = 16 << 20;
-  constexpr int kTrimAbove = 64 << 20;
-  ::mallopt(M_MMAP_THRESHOLD, kMapAbove);
-  ::mallopt(M_TRIM_THRESHOLD, kTrimAbove);
-#endif
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
-  configureAllocator();
   try {
     return dispatch(argc, argv);
   } catch (const npu::Error& error) {
