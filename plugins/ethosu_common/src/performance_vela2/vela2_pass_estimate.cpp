@@ -440,7 +440,7 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     // bandwidth as if every slice were full (the tensor's average compression scale over its slices).
     const int depth = query.ofm.shape.depth;
     const int sliceDepth = std::min(cost.block->ofmBlock.depth, depth);
-    if (weights.doubleBuffered && query.traits.blockType != NpuBlockType::ConvolutionDepthWise && sliceDepth > 0) {
+    if (weights.doubleBuffered && sliceDepth > 0) {
       passWeights.storageBytes = passWeights.bytes;
       const auto slices = npu::divRoundUp(depth, sliceDepth);
       // Vela keeps the fraction (a float compression scale times the weight shape's elements).
