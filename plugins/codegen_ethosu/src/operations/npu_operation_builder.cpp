@@ -212,21 +212,32 @@ BlockOperation blockOperation(StripeCommand stripe, const OperationInfo& info, c
   return npuOp;
 }
 
-/// A feature map copy must stay within its tensors (rounded up to the DMA's 16-byte quantum, as tensors are
-/// allocated): a copy that reads or writes past one corrupts whatever lies beside it, which no check of the
-/// command stream sees when that memory is written and read elsewhere (Vela 3.10's copy of a SPLIT's part).
+/// The bytes a box of an operand spans, from its first element's address to its last one's end rounded up to
+/// the DMA's 16-byte quantum (as tensors are allocated).
+struct ByteSpan {
+  std::int64_t start = 0;
+  std::int64_t end = 0;
+};
+
+ByteSpan bytesOf(const OperandInfo& operand, const Box& box) {
+  const Strides strides = stridesOf(operand.storage, operand.shape);
+  const std::int64_t start = addressOf(operand.storage, box.start, strides, operand.shape);
+  const std::int64_t last = addressOf(operand.storage, box.end, strides, operand.shape, true);
+  return {start, start + npu::roundUp(last - start, 16)};
+}
+
+/// A feature map copy must stay within its tensors: a copy that reads or writes past one corrupts whatever
+/// lies beside it, which no check of the command stream sees when that memory is written and read elsewhere
+/// (Vela 3.10's copy of a SPLIT's part).
 void requireWithinTensor(const AddressRange& range, const OperandInfo& operand, const std::string& operation,
                          const char* verb) {
-  const Strides strides = stridesOf(operand.storage, operand.shape);
-  const Box whole = Box::whole(operand.shape);
-  const std::int64_t start = addressOf(operand.storage, whole.start, strides, operand.shape);
-  const std::int64_t end =
-      start + npu::roundUp(addressOf(operand.storage, whole.end, strides, operand.shape, true) - start, 16);
-  if (range.address < start || range.address + range.length > end) {
+  const ByteSpan tensor = bytesOf(operand, Box::whole(operand.shape));
+  if (range.address < tensor.start || range.address + range.length > tensor.end) {
     npu::throwInternalError("the memory copy of operation '" + operation + "' " + verb + " region " +
                             std::to_string(range.region) + " at [" + std::to_string(range.address) + ", " +
                             std::to_string(range.address + range.length) + "), outside tensor '" +
-                            operand.storage.name + "' at [" + std::to_string(start) + ", " + std::to_string(end) + ")");
+                            operand.storage.name + "' at [" + std::to_string(tensor.start) + ", " +
+                            std::to_string(tensor.end) + ")");
   }
 }
 
@@ -257,28 +268,23 @@ DmaOperation dmaOperation(const DmaCommand& dma, const OperationInfo& info, cons
     break;
   }
   case DmaCommand::Source::FeatureMap: {
-    const npu::Shape4 shape = info.ifm.shape;
-    const Strides sourceStrides = stridesOf(info.ifm.storage, shape);
-    const Strides destinationStrides = stridesOf(info.ofm.storage, info.ofm.shape);
     // A part of a split or slice (the lowering moves only a part that is one run of bytes into a copy)
     // is copied from where it starts; Vela copies the whole source from its start, past the part and
     // past the destination's end.
-    Box copied = Box::whole(shape);
+    Box copied = Box::whole(info.ifm.shape);
     if (info.ifmReadOffset) {
-      const npu::Shape4 part = info.ifmReadShape.value_or(shape);
+      const npu::Shape4 part = info.ifmReadShape.value_or(info.ifm.shape);
       for (int axis = 0; axis < 4; ++axis) {
         const auto a = static_cast<std::size_t>(axis);
         copied.start[a] = (*info.ifmReadOffset)[axis];
         copied.end[a] = copied.start[a] + part[axis];
       }
     }
-    const std::int64_t source = addressOf(info.ifm.storage, copied.start, sourceStrides, shape);
-    const std::int64_t destination =
-        addressOf(info.ofm.storage, Box::whole(info.ofm.shape).start, destinationStrides, info.ofm.shape);
-    const std::int64_t bytes =
-        npu::roundUp(addressOf(info.ifm.storage, copied.end, sourceStrides, shape, true) - source, 16);
+    const ByteSpan source = bytesOf(info.ifm, copied);
+    const std::int64_t destination = bytesOf(info.ofm, Box::whole(info.ofm.shape)).start;
+    const std::int64_t bytes = source.end - source.start;
     npuOp.name = info.ofm.storage.name;
-    npuOp.source = AddressRange{info.ifm.storage.region, source, bytes};
+    npuOp.source = AddressRange{info.ifm.storage.region, source.start, bytes};
     npuOp.destination = AddressRange{info.ofm.storage.region, destination, bytes};
     break;
   }
