@@ -95,4 +95,21 @@ BOOST_AUTO_TEST_CASE(a_reshape_next_to_a_cpu_operation_runs_on_the_cpu_instead_o
   BOOST_TEST(second.tensor(second.operations[2].ifm()).name == "reshaped");
 }
 
+BOOST_AUTO_TEST_CASE(a_sixteen_bit_fully_connected_layer_without_a_bias_gets_an_int32_zero_bias) {
+  // 2.1.1's fixup_bias_tensors adds an int32 bias whatever the IFM; 3.10's an int64 one for int16 IFMs.
+  // The type sets the bursts of the pass's scale read (random_34 of the differential).
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 32}, DataType::Int16);
+  const TensorId out = builder.featureMap("fc", Shape{1, 10}, DataType::Int16);
+  const TensorId weights = builder.weights("w", Shape{10, 32});
+  builder.operation(OpType::FullyConnected, "FULLY_CONNECTED", {in, weights, kNoTensor}, {out});
+  builder.output(out);
+  const Subgraph lowered = lowerAsVela21(builder.graph, FakeAccelerator{}).subgraphs.front();
+  BOOST_REQUIRE_EQUAL(lowered.operations.size(), 1U);
+  BOOST_REQUIRE(lowered.validTensorId(lowered.operations[0].bias()));
+  BOOST_TEST(lowered.tensor(lowered.operations[0].bias()).type == DataType::Int32);
+  const Subgraph asVela310 = lowerForTest(builder.graph, FakeAccelerator{}).subgraphs.front();
+  BOOST_TEST(asVela310.tensor(asVela310.operations[0].bias()).type == DataType::Int64);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

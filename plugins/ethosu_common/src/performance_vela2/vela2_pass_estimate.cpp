@@ -456,7 +456,7 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   if (const npu::Tensor* bias = subgraph.findTensor(op.bias())) {
     query.scaleElementBytes = npu::bytesOf(bias->type);
   } else {
-    query.scaleElementBytes = ifmBits == 16 ? 8 : 4; // the bias Vela adds: int64 for 16-bit IFMs
+    query.scaleElementBytes = 4; // the bias Vela 2.1 adds (fixup_bias_tensors): int32 for every IFM
   }
   if (weights.present && weights.scalesBuffered && weights.bufferArea) {
     query.scaleBufferArea = weights.bufferArea;
