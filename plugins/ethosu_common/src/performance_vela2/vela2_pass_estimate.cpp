@@ -478,6 +478,12 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     }
   }
   query.firstNpuPass = context.startsRegion;
+  // A convolution or pooling pass that packed a stand-alone activation writes the activation's OFM, but
+  // Vela 2.1's estimate_conv_pooling_cycles takes the primary operation's own OFM, an intermediate that
+  // no scheduler moves out of the feature-map area (an elementwise pass takes the pass's OFM).
+  if (op.attributes.getOr<bool>("ofm_of_packed_activation", false) && readsBlocks(query.traits.blockType)) {
+    query.commandOfmArea = arch.memory().featureMapArea;
+  }
   if (op.attributes.getOr<bool>("pass_primary_nop", false)) {
     const npu::Tensor* ifm = subgraph.findTensor(op.ifm());
     const npu::MemorySystem& memory = arch.memory();
