@@ -111,8 +111,9 @@ bool swapsOperandViews(const npu::Subgraph& subgraph, const npu::Operation& op, 
 // Vela 2.1 keeps a feature map out of the brick format (its avoid_NHCWB16) when an operation
 // sees it in another shape, writes it at a depth offset that is not a multiple of 16, or it is the input
 // of a SPLIT, SPLIT_V or UNPACK with such a part (graph_optimiser.rewrite_concat_ops, rewrite_split_ops,
-// remove_reshapes; a SLICE or STRIDED_SLICE reads at any offset without it). Other reasons to store a
-// feature map linearly (a subgraph boundary, a CPU neighbour) leave its bursts judged as brick.
+// remove_reshapes; a SLICE or STRIDED_SLICE reads at any offset without it), and where the lowering
+// marks an OFM so (avoid_brick_ofm: a softmax's max pool). Other reasons to store a feature map
+// linearly (a subgraph boundary, a CPU neighbour) leave its bursts judged as brick.
 bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
   const npu::Tensor* tensor = subgraph.findTensor(id);
   if (tensor == nullptr) {
@@ -132,6 +133,10 @@ bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
     }
     if (op.placement != npu::Placement::Npu) {
       continue;
+    }
+    // An OFM the lowering marked as 2.1.1 does (a softmax's max pool).
+    if (op.ofm() == id && op.attributes.getOr<bool>("avoid_brick_ofm", false)) {
+      return true;
     }
     if (op.ofm() == id && (unaligned(op.writeOffset) || (!op.ofmShapes.empty() && op.ofmShapes.front() != shape))) {
       return true;
