@@ -467,13 +467,21 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     query.scaleBufferArea = weights.bufferArea;
   }
   // Vela 2.1 keeps a transpose convolution's output-shape constant among the pass's inputs
-  // (fixup_conv2d_backprop swaps it behind the IFM): the pass reads it where it is stored.
+  // (fixup_conv2d_backprop swaps it behind the IFM), and every 2x step of a bilinear resize its size
+  // constant (convert_resizebilinear_to_2x2_pool keeps the operator's inputs): the pass reads it
+  // where it is stored.
+  std::optional<npu::TensorId> shapeConstant;
   if (op.type == npu::OpType::Conv2DBackpropInputSwitchedBias && op.inputs.size() > 2) {
-    const npu::Tensor* outputShape = subgraph.findTensor(op.inputs[2]);
-    if (outputShape != nullptr && outputShape->isConstant() && arch.memory().constantArea != MemoryArea::Unknown) {
+    shapeConstant = op.inputs[2];
+  } else if (op.type == npu::OpType::ResizeBilinear && op.inputs.size() > 1) {
+    shapeConstant = op.inputs[1];
+  }
+  if (shapeConstant) {
+    const npu::Tensor* constant = subgraph.findTensor(*shapeConstant);
+    if (constant != nullptr && constant->isConstant() && arch.memory().constantArea != MemoryArea::Unknown) {
       query.constantReads.push_back(
-          PassQuery::ConstantRead{outputShape->byteSize(), npu::bytesOf(outputShape->type),
-                                  static_cast<int>(std::max<std::int64_t>(1, outputShape->elements()))});
+          PassQuery::ConstantRead{constant->byteSize(), npu::bytesOf(constant->type),
+                                  static_cast<int>(std::max<std::int64_t>(1, constant->elements()))});
     }
   }
   query.lut = context.lutTransfer;
