@@ -453,6 +453,16 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
           static_cast<double>(passWeights.bytes) * depth / static_cast<double>(slices * sliceDepth);
       passWeights.bytes = static_cast<std::int64_t>(std::llround(*passWeights.bandwidthBytes));
     }
+    // Vela 2.1 compresses weights before scheduling only where it gives them a DMA (insert_dma's
+    // weights_fit_sram); a fully connected layer's (read in place, its only reader a vector product)
+    // keeps the ratio Tensor.set_format assumes for compressed weights, 5/8, until the search is done.
+    const npu::Tensor* weightTensor = subgraph.findTensor(op.weights());
+    if (context.scheduling && query.traits.blockType == NpuBlockType::VectorProduct && weightTensor != nullptr) {
+      constexpr double kAssumedCompression = 5.0 / 8.0;
+      passWeights.bandwidthBytes =
+          static_cast<double>(weightTensor->elements()) * npu::bytesOf(weightTensor->type) * kAssumedCompression;
+      passWeights.bytes = static_cast<std::int64_t>(std::llround(*passWeights.bandwidthBytes));
+    }
     passWeights.storageArea = weights.sourceArea;
     passWeights.bufferArea = weights.bufferArea;
     query.weights = passWeights;
