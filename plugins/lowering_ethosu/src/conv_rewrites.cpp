@@ -257,7 +257,11 @@ RewriteResult fixupTransposeConv(Subgraph& subgraph, const Operation& op) {
   return single(conv);
 }
 
-RewriteResult fixupBiasTensors(Subgraph& subgraph, const Operation& op) {
+namespace {
+
+/// Vela's fixup_bias_tensors: an operation that needs a bias and has none gets a zero one, whose type
+/// `biasType` chooses from the IFM's.
+RewriteResult addMissingBias(Subgraph& subgraph, const Operation& op, DataType (*biasType)(DataType)) {
   const bool needsBias = op.type == OpType::Conv2DBias || op.type == OpType::DepthwiseConv2DBias ||
                          op.type == OpType::FullyConnected || op.type == OpType::Conv2DBackpropInputSwitchedBias;
   if (!needsBias || op.weights() == kNoTensor || op.bias() != kNoTensor) {
@@ -267,8 +271,18 @@ RewriteResult fixupBiasTensors(Subgraph& subgraph, const Operation& op) {
   const std::size_t biasIndex = op.type == OpType::Conv2DBackpropInputSwitchedBias ? 3 : 2;
   fixed.inputs.resize(std::max(fixed.inputs.size(), biasIndex + 1), kNoTensor);
   fixed.inputs[biasIndex] =
-      addZeroBias(subgraph, op.name, outputChannelsOf(subgraph, op), subgraph.tensor(op.ifm()).type);
+      addZeroBiasOf(subgraph, op.name, outputChannelsOf(subgraph, op), biasType(subgraph.tensor(op.ifm()).type));
   return single(fixed);
+}
+
+} // namespace
+
+RewriteResult fixupBiasTensors(Subgraph& subgraph, const Operation& op) {
+  return addMissingBias(subgraph, op, zeroBiasType);
+}
+
+RewriteResult fixupBiasTensorsVela21(Subgraph& subgraph, const Operation& op) {
+  return addMissingBias(subgraph, op, [](DataType) { return DataType::Int32; });
 }
 
 RewriteResult fixupDilation(Subgraph& subgraph, const Operation& op) {

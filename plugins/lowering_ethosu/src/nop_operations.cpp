@@ -146,10 +146,17 @@ Operation makeFusedActivation(Subgraph& subgraph, const Operation& origin, const
   return op;
 }
 
-TensorId addZeroBias(Subgraph& subgraph, const std::string& name, int channels, DataType ifmType) {
+DataType zeroBiasType(DataType ifmType) {
+  return ifmType == DataType::Int16 ? DataType::Int64 : DataType::Int32;
+}
+
+TensorId addZeroBiasOf(Subgraph& subgraph, const std::string& name, int channels, DataType biasType) {
   const std::vector<std::int64_t> zeros(static_cast<std::size_t>(channels), 0);
-  const DataType type = ifmType == DataType::Int16 ? DataType::Int64 : DataType::Int32;
-  return addConstant(subgraph, name + "_bias", Shape{channels}, type, zeros, {}, TensorPurpose::ScalesBiases);
+  return addConstant(subgraph, name + "_bias", Shape{channels}, biasType, zeros, {}, TensorPurpose::ScalesBiases);
+}
+
+TensorId addZeroBias(Subgraph& subgraph, const std::string& name, int channels, DataType ifmType) {
+  return addZeroBiasOf(subgraph, name, channels, zeroBiasType(ifmType));
 }
 
 Operation makeCast(Subgraph& subgraph, const Operation& origin, const std::string& name, TensorId ifm, TensorId ofm) {

@@ -63,7 +63,12 @@ struct ElementwiseSpec {
                                                  const std::string& name, npu::OpType activation, npu::TensorId ifm,
                                                  const npu::Quantisation& quantisation);
 
-/// A zero bias of `channels` values (int64 for int16 IFMs, else int32) named "<name>_bias".
+/// The type of the zero bias Vela 3.10 adds (fixup_bias_tensors): int64 for int16 IFMs, else int32.
+/// Vela 2.1.1 adds an int32 one whatever the IFM.
+npu::DataType zeroBiasType(npu::DataType ifmType);
+/// A zero bias of `channels` values of type `biasType` named "<name>_bias".
+npu::TensorId addZeroBiasOf(npu::Subgraph& subgraph, const std::string& name, int channels, npu::DataType biasType);
+/// A zero bias of `channels` values of zeroBiasType(ifmType) named "<name>_bias".
 npu::TensorId addZeroBias(npu::Subgraph& subgraph, const std::string& name, int channels, npu::DataType ifmType);
 
 } // namespace ethosu::lowering

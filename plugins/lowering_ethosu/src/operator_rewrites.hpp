@@ -47,6 +47,9 @@ RewriteResult optimiseStridedConvVela21(npu::Subgraph& subgraph, const npu::Oper
 RewriteResult rewriteFullyConnectedInput(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult fixupTransposeConv(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult fixupBiasTensors(npu::Subgraph& subgraph, const npu::Operation& op);
+/// Vela 2.1.1's fixup_bias_tensors, in place of fixupBiasTensors with the 2.1 operator set: the zero bias
+/// is int32 for every IFM type (its type sets the bursts of the pass's scale read).
+RewriteResult fixupBiasTensorsVela21(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult fixupDilation(npu::Subgraph& subgraph, const npu::Operation& op);
 RewriteResult fixupAsymmetricWeights(npu::Subgraph& subgraph, const npu::Operation& op);
 

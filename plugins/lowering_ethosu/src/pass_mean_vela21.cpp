@@ -75,7 +75,7 @@ RewriteResult convertMeanVela21(Subgraph& subgraph, const Operation& op) {
   const std::vector<std::int64_t> ones(static_cast<std::size_t>(h) * w * channels, 1);
   const TensorId weights = addConstant(subgraph, "weights", Shape{1, h, w, channels}, input.type, ones,
                                        weightQuantisation, TensorPurpose::Weights);
-  conv.inputs = {op.inputs[0], weights, addZeroBias(subgraph, op.name, channels, input.type)};
+  conv.inputs = {op.inputs[0], weights, addZeroBiasOf(subgraph, op.name, channels, DataType::Int32)};
   conv.outputs = op.outputs;
   std::vector<Operation> result;
   if (!sumThenMultiply) {

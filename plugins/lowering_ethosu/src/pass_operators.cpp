@@ -60,6 +60,8 @@ void rewriteOperators(Subgraph& subgraph, const LoweringContext& context) {
         rewrite = fixupResizeVela21;
       } else if (vela21 && rewrite == RewriteFunction{convertSoftmax}) {
         rewrite = convertSoftmaxVela21;
+      } else if (vela21 && rewrite == RewriteFunction{fixupBiasTensors}) {
+        rewrite = fixupBiasTensorsVela21;
       } else if (vela21 && rewrite == RewriteFunction{convertQuantize}) {
         rewrite = convertQuantizeVela21;
       }

@@ -158,6 +158,10 @@ void packActivations(Subgraph& subgraph, VelaRelease release) {
         }
         producer.attributes.set("packed_operations",
                                 producer.attributes.getOr<std::int64_t>("packed_operations", 0) + 1);
+        // The producer's own OFM is now an intermediate of the pass, which 2.1.1's cost model reads.
+        if (release == VelaRelease::V2_1) {
+          producer.attributes.set("ofm_of_packed_activation", true);
+        }
         subgraph.operations.erase(subgraph.operations.begin() + static_cast<std::ptrdiff_t>(i));
         --i;
         continue;

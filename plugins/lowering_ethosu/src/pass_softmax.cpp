@@ -74,6 +74,19 @@ Quantisation scaled(const Quantisation& base, double scale, std::int64_t zeroPoi
   return quantisation;
 }
 
+/// The depthwise max pool that starts a softmax. Vela 2.1.1 keeps its OFM out of the brick format
+/// (get_graph_8bit and get_graph_int16 set ifm_max.avoid_NHCWB16; 3.10 does not): it is stored linearly
+/// and its bursts are judged so.
+Operation softmaxMaxPool(Subgraph& subgraph, const Operation& op, const std::string& name, const Shape4& ifmShape,
+                         const Quantisation& quantisation, VelaRelease release) {
+  Operation maxPool = makeDepthwiseMaxPool(subgraph, op, name, op.ifm(), ifmShape, quantisation);
+  if (release == VelaRelease::V2_1) {
+    maxPool.attributes.set("linear_ofm_tensor", static_cast<std::int64_t>(maxPool.ofm()));
+    maxPool.attributes.set("avoid_brick_ofm", true);
+  }
+  return maxPool;
+}
+
 std::vector<Operation> softmax8Bit(Subgraph& subgraph, const Operation& op, const Shape4& ifmShape,
                                    VelaRelease release) {
   SoftmaxBuilder build(subgraph, op);
@@ -89,7 +102,7 @@ std::vector<Operation> softmax8Bit(Subgraph& subgraph, const Operation& op, cons
   const Quantisation twoScale = scaled(ifmQuantisation, 2.0, 0);
 
   const TensorId ifmMax =
-      build.add(makeDepthwiseMaxPool(subgraph, op, build.nextName("maxpool"), op.ifm(), ifmShape, noScale));
+      build.add(softmaxMaxPool(subgraph, op, build.nextName("maxpool"), ifmShape, noScale, release));
 
   ElementwiseSpec subtract;
   subtract.type = OpType::Sub;
@@ -155,7 +168,8 @@ std::vector<Operation> softmax8Bit(Subgraph& subgraph, const Operation& op, cons
   return build.take();
 }
 
-std::vector<Operation> softmaxInt16(Subgraph& subgraph, const Operation& op, const Shape4& ifmShape) {
+std::vector<Operation> softmaxInt16(Subgraph& subgraph, const Operation& op, const Shape4& ifmShape,
+                                    VelaRelease release) {
   SoftmaxBuilder build(subgraph, op);
   const Tensor& ifm = subgraph.tensor(op.ifm());
   const Quantisation ifmQuantisation = ifm.quantisation;
@@ -163,7 +177,7 @@ std::vector<Operation> softmaxInt16(Subgraph& subgraph, const Operation& op, con
   const Quantisation noScale = withoutScale(ifmQuantisation);
 
   const TensorId ifmMax =
-      build.add(makeDepthwiseMaxPool(subgraph, op, build.nextName("maxpool"), op.ifm(), ifmShape, noScale));
+      build.add(softmaxMaxPool(subgraph, op, build.nextName("maxpool"), ifmShape, noScale, release));
   ElementwiseSpec subtract;
   subtract.type = OpType::Sub;
   subtract.name = build.nextName("sub");
@@ -231,7 +245,7 @@ std::optional<std::vector<Operation>> convertSoftmaxFor(Subgraph& subgraph, cons
     return softmax8Bit(subgraph, op, ifmShape, release);
   }
   if (ifmType == DataType::Int16 && ofmType == DataType::Int16) {
-    return softmaxInt16(subgraph, op, ifmShape);
+    return softmaxInt16(subgraph, op, ifmShape, release);
   }
   Operation cpu = op;
   cpu.placement = Placement::Cpu;

@@ -95,4 +95,46 @@ BOOST_AUTO_TEST_CASE(a_reshape_next_to_a_cpu_operation_runs_on_the_cpu_instead_o
   BOOST_TEST(second.tensor(second.operations[2].ifm()).name == "reshaped");
 }
 
+BOOST_AUTO_TEST_CASE(a_sixteen_bit_fully_connected_layer_without_a_bias_gets_an_int32_zero_bias) {
+  // 2.1.1's fixup_bias_tensors adds an int32 bias whatever the IFM; 3.10's an int64 one for int16 IFMs.
+  // The type sets the bursts of the pass's scale read (random_34 of the differential).
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 32}, DataType::Int16);
+  const TensorId out = builder.featureMap("fc", Shape{1, 10}, DataType::Int16);
+  const TensorId weights = builder.weights("w", Shape{10, 32});
+  builder.operation(OpType::FullyConnected, "FULLY_CONNECTED", {in, weights, kNoTensor}, {out});
+  builder.output(out);
+  const Subgraph lowered = lowerAsVela21(builder.graph, FakeAccelerator{}).subgraphs.front();
+  BOOST_REQUIRE_EQUAL(lowered.operations.size(), 1U);
+  BOOST_REQUIRE(lowered.validTensorId(lowered.operations[0].bias()));
+  BOOST_TEST(lowered.tensor(lowered.operations[0].bias()).type == DataType::Int32);
+  const Subgraph asVela310 = lowerForTest(builder.graph, FakeAccelerator{}).subgraphs.front();
+  BOOST_TEST(asVela310.tensor(asVela310.operations[0].bias()).type == DataType::Int64);
+}
+
+BOOST_AUTO_TEST_CASE(a_softmax_keeps_its_max_pool_output_linear_where_vela_3_10_stores_it_in_bricks) {
+  // 2.1.1's get_graph_8bit and get_graph_int16 set avoid_NHCWB16 on the max pool's OFM (random_5 of
+  // the differential: the Sub reads 48 bytes of it, not 768).
+  GraphBuilder builder;
+  const TensorId in = builder.input("in", Shape{1, 24, 1, 4}, DataType::Int16);
+  const TensorId conv = builder.featureMap("conv", Shape{1, 24, 1, 4}, DataType::Int16);
+  const TensorId out = builder.featureMap("sm", Shape{1, 24, 1, 4}, DataType::Int16);
+  builder.conv(in, conv);
+  builder.operation(OpType::Softmax, "SOFTMAX", {conv}, {out}).attributes.set("beta", 1.0);
+  builder.output(out);
+  const auto maxPoolOutput = [](const Subgraph& subgraph) {
+    for (const Operation& op : subgraph.operations) {
+      if (op.type == OpType::MaxPool) {
+        return subgraph.tensor(op.ofm());
+      }
+    }
+    BOOST_FAIL("no max pool");
+    return Tensor{};
+  };
+  const Subgraph lowered = lowerAsVela21(builder.graph, FakeAccelerator{}).subgraphs.front();
+  BOOST_TEST(maxPoolOutput(lowered).format == TensorFormat::NHWC);
+  BOOST_TEST(maxPoolOutput(lowerForTest(builder.graph, FakeAccelerator{}).subgraphs.front()).format ==
+             TensorFormat::NHCWB16);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

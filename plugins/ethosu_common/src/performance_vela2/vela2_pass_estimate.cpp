@@ -111,8 +111,9 @@ bool swapsOperandViews(const npu::Subgraph& subgraph, const npu::Operation& op, 
 // Vela 2.1 keeps a feature map out of the brick format (its avoid_NHCWB16) when an operation
 // sees it in another shape, writes it at a depth offset that is not a multiple of 16, or it is the input
 // of a SPLIT, SPLIT_V or UNPACK with such a part (graph_optimiser.rewrite_concat_ops, rewrite_split_ops,
-// remove_reshapes; a SLICE or STRIDED_SLICE reads at any offset without it). Other reasons to store a
-// feature map linearly (a subgraph boundary, a CPU neighbour) leave its bursts judged as brick.
+// remove_reshapes; a SLICE or STRIDED_SLICE reads at any offset without it), and where the lowering
+// marks an OFM so (avoid_brick_ofm: a softmax's max pool). Other reasons to store a feature map
+// linearly (a subgraph boundary, a CPU neighbour) leave its bursts judged as brick.
 bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
   const npu::Tensor* tensor = subgraph.findTensor(id);
   if (tensor == nullptr) {
@@ -132,6 +133,10 @@ bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
     }
     if (op.placement != npu::Placement::Npu) {
       continue;
+    }
+    // An OFM the lowering marked as 2.1.1 does (a softmax's max pool).
+    if (op.ofm() == id && op.attributes.getOr<bool>("avoid_brick_ofm", false)) {
+      return true;
     }
     if (op.ofm() == id && (unaligned(op.writeOffset) || (!op.ofmShapes.empty() && op.ofmShapes.front() != shape))) {
       return true;
@@ -448,6 +453,16 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
           static_cast<double>(passWeights.bytes) * depth / static_cast<double>(slices * sliceDepth);
       passWeights.bytes = static_cast<std::int64_t>(std::llround(*passWeights.bandwidthBytes));
     }
+    // Vela 2.1 compresses weights before scheduling only where it gives them a DMA (insert_dma's
+    // weights_fit_sram); a fully connected layer's (read in place, its only reader a vector product)
+    // keeps the ratio Tensor.set_format assumes for compressed weights, 5/8, until the search is done.
+    const npu::Tensor* weightTensor = subgraph.findTensor(op.weights());
+    if (context.scheduling && query.traits.blockType == NpuBlockType::VectorProduct && weightTensor != nullptr) {
+      constexpr double kAssumedCompression = 5.0 / 8.0;
+      passWeights.bandwidthBytes =
+          static_cast<double>(weightTensor->elements()) * npu::bytesOf(weightTensor->type) * kAssumedCompression;
+      passWeights.bytes = static_cast<std::int64_t>(std::llround(*passWeights.bandwidthBytes));
+    }
     passWeights.storageArea = weights.sourceArea;
     passWeights.bufferArea = weights.bufferArea;
     query.weights = passWeights;
@@ -456,19 +471,27 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   if (const npu::Tensor* bias = subgraph.findTensor(op.bias())) {
     query.scaleElementBytes = npu::bytesOf(bias->type);
   } else {
-    query.scaleElementBytes = ifmBits == 16 ? 8 : 4; // the bias Vela adds: int64 for 16-bit IFMs
+    query.scaleElementBytes = 4; // the bias Vela 2.1 adds (fixup_bias_tensors): int32 for every IFM
   }
   if (weights.present && weights.scalesBuffered && weights.bufferArea) {
     query.scaleBufferArea = weights.bufferArea;
   }
   // Vela 2.1 keeps a transpose convolution's output-shape constant among the pass's inputs
-  // (fixup_conv2d_backprop swaps it behind the IFM): the pass reads it where it is stored.
+  // (fixup_conv2d_backprop swaps it behind the IFM), and every 2x step of a bilinear resize its size
+  // constant (convert_resizebilinear_to_2x2_pool keeps the operator's inputs): the pass reads it
+  // where it is stored.
+  std::optional<npu::TensorId> shapeConstant;
   if (op.type == npu::OpType::Conv2DBackpropInputSwitchedBias && op.inputs.size() > 2) {
-    const npu::Tensor* outputShape = subgraph.findTensor(op.inputs[2]);
-    if (outputShape != nullptr && outputShape->isConstant() && arch.memory().constantArea != MemoryArea::Unknown) {
+    shapeConstant = op.inputs[2];
+  } else if (op.type == npu::OpType::ResizeBilinear && op.inputs.size() > 1) {
+    shapeConstant = op.inputs[1];
+  }
+  if (shapeConstant) {
+    const npu::Tensor* constant = subgraph.findTensor(*shapeConstant);
+    if (constant != nullptr && constant->isConstant() && arch.memory().constantArea != MemoryArea::Unknown) {
       query.constantReads.push_back(
-          PassQuery::ConstantRead{outputShape->byteSize(), npu::bytesOf(outputShape->type),
-                                  static_cast<int>(std::max<std::int64_t>(1, outputShape->elements()))});
+          PassQuery::ConstantRead{constant->byteSize(), npu::bytesOf(constant->type),
+                                  static_cast<int>(std::max<std::int64_t>(1, constant->elements()))});
     }
   }
   query.lut = context.lutTransfer;
@@ -478,6 +501,12 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     }
   }
   query.firstNpuPass = context.startsRegion;
+  // A convolution or pooling pass that packed a stand-alone activation writes the activation's OFM, but
+  // Vela 2.1's estimate_conv_pooling_cycles takes the primary operation's own OFM, an intermediate that
+  // no scheduler moves out of the feature-map area (an elementwise pass takes the pass's OFM).
+  if (op.attributes.getOr<bool>("ofm_of_packed_activation", false) && readsBlocks(query.traits.blockType)) {
+    query.commandOfmArea = arch.memory().featureMapArea;
+  }
   if (op.attributes.getOr<bool>("pass_primary_nop", false)) {
     const npu::Tensor* ifm = subgraph.findTensor(op.ifm());
     const npu::MemorySystem& memory = arch.memory();
