@@ -60,6 +60,11 @@ public:
         extend(featureMap(input, 0, 1), input);
       }
     }
+    for (const Operation& op : subgraph_.operations) {
+      if (op.attributes.getOr<bool>("no_pass", false)) {
+        unpassed_.insert(op.outputs.begin(), op.outputs.end());
+      }
+    }
     std::int64_t time = 2;
     const auto count = static_cast<OperationId>(subgraph_.operations.size());
     for (OperationId op = 0; op < count;) {
@@ -73,6 +78,10 @@ public:
         const std::size_t last = schedule.operations.size() - 1;
         time += schedule.operations.empty() ? 0 : schedule.timeOf(last) + (schedule.operationTimes.empty() ? 1 : 2);
         op = regionEnd.at(it->second) + 1;
+        continue;
+      }
+      if (subgraph_.operation(op).attributes.getOr<bool>("no_pass", false)) {
+        ++op; // Vela makes no pass of it: no step, and the tensors it writes no live ranges
         continue;
       }
       steps_.emplace_back(time, op);
@@ -128,7 +137,7 @@ private:
     tensors.insert(tensors.end(), op.outputs.begin(), op.outputs.end());
     tensors.insert(tensors.end(), op.intermediates.begin(), op.intermediates.end());
     for (const TensorId tensor : tensors) {
-      if (!subgraph_.validTensorId(tensor)) {
+      if (!subgraph_.validTensorId(tensor) || unpassed_.contains(tensor)) {
         continue;
       }
       const Tensor& t = subgraph_.tensor(tensor);
@@ -233,6 +242,7 @@ private:
   std::map<std::pair<int, std::int64_t>, std::size_t> byTensor_;
   std::set<std::size_t> variables_;
   std::set<std::size_t> constants_;
+  std::set<TensorId> unpassed_;                             ///< written by operations Vela makes no pass of ("no_pass")
   std::vector<std::pair<std::int64_t, OperationId>> steps_; ///< start time of every operation
 };
 
