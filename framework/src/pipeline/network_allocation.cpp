@@ -61,7 +61,7 @@ public:
       }
     }
     for (const Operation& op : subgraph_.operations) {
-      if (op.attributes.getOr<bool>("no_pass", false)) {
+      if (op.attributes.getOr<bool>("no_pass", false) && !op.attributes.getOr<bool>("output_aliases_input", false)) {
         unpassed_.insert(op.outputs.begin(), op.outputs.end());
       }
     }
@@ -80,8 +80,14 @@ public:
         op = regionEnd.at(it->second) + 1;
         continue;
       }
-      if (subgraph_.operation(op).attributes.getOr<bool>("no_pass", false)) {
-        ++op; // Vela makes no pass of it: no step, and the tensors it writes no live ranges
+      if (const Operation& skipped = subgraph_.operation(op); skipped.attributes.getOr<bool>("no_pass", false)) {
+        // Vela makes no pass of it: no step, and the tensors it writes no live ranges, but an output that
+        // stands for its first input (a RESHAPE Vela removed) is stored in that input's buffer.
+        if (skipped.attributes.getOr<bool>("output_aliases_input", false) && !skipped.inputs.empty() &&
+            skipped.outputs.size() == 1) {
+          alias(skipped.inputs.front(), skipped.outputs.front());
+        }
+        ++op;
         continue;
       }
       steps_.emplace_back(time, op);
@@ -225,6 +231,23 @@ private:
     }
     indexTensors(buffers_.size() - 1);
     return buffers_.size() - 1;
+  }
+
+  /// `output` is stored in the buffer of `input` (in the feature map memory), when it has one.
+  void alias(TensorId input, TensorId output) {
+    if (!subgraph_.validTensorId(input) || !subgraph_.validTensorId(output)) {
+      return;
+    }
+    const int area = static_cast<int>(accelerator_.memory().featureMapArea);
+    const auto it = byTensor_.find(std::pair{area, storageKey(subgraph_, input)});
+    if (it == byTensor_.end()) {
+      return;
+    }
+    NetworkBuffer& buffer = buffers_[it->second];
+    if (std::find(buffer.tensors.begin(), buffer.tensors.end(), output) == buffer.tensors.end()) {
+      buffer.tensors.push_back(output);
+    }
+    indexTensors(it->second);
   }
 
   /// Every tensor a buffer holds finds it (an OFM written over its IFM, a copy fused with its source):

@@ -89,6 +89,8 @@ void removeReshapesVela21(Subgraph& subgraph) {
       subgraph.operations[i].placement = Placement::Cpu;
       subgraph.operations[i].placementReason = "a CPU operation reads or writes it in another shape";
       subgraph.operations[i].attributes.set("bypassed_reshape", true);
+      subgraph.operations[i].attributes.set("no_pass", true);
+      subgraph.operations[i].attributes.set("output_aliases_input", true);
       continue;
     }
     if (in.scale != out.scale || in.zeroPoint != out.zeroPoint) {
@@ -228,8 +230,8 @@ void markRemovedShapeChainsVela21(Subgraph& subgraph) {
           continue;
         }
         used = true;
-        const bool removedShape = input > 0 && reader.attributes.getOr<bool>("bypassed_reshape", false);
-        if (!removedShape && !reader.attributes.getOr<bool>("no_pass", false)) {
+        const bool bypassed = reader.attributes.getOr<bool>("bypassed_reshape", false);
+        if (bypassed ? input == 0 : !reader.attributes.getOr<bool>("no_pass", false)) {
           return false;
         }
       }
