@@ -186,18 +186,22 @@ void removeReshapesVela21(Subgraph& subgraph) {
 /// pass, whichever processor its operator was placed on, and extract_subgraph moves a memory-only pass onto
 /// the NPU when the nearest other pass before it (walking forward) or after it (walking backward) is an NPU
 /// pass: such an operator does not cut the NPU subgraph. Its input and output share one live range, so it
-/// is removed as an NPU RESHAPE is (removeReshapesVela21). The walk follows the operation order.
+/// is removed as an NPU RESHAPE is (removeReshapesVela21). The walk follows 2.1.1's pass list, the order
+/// pack_into_passes builds walking back from the outputs (velaPassOrder), not the model's operation order:
+/// a memory-only pass the walk reaches last (e.g. on a graph input feeding only a graph output) comes
+/// first and has no NPU pass before it.
 void placeMemoryOnlyBesideNpuVela21(Subgraph& subgraph) {
   const auto memoryOnly = [](const Operation& op) {
     return op.type == OpType::Reshape || op.type == OpType::QuantizedReshape || op.type == OpType::Squeeze ||
            op.type == OpType::ExpandDims;
   };
-  const std::size_t count = subgraph.operations.size();
-  std::vector<bool> toNpu(count, false);
+  const std::vector<std::size_t> order = velaPassOrder(subgraph);
+  const std::size_t count = order.size();
+  std::vector<bool> toNpu(subgraph.operations.size(), false);
   for (int direction = 0; direction < 2; ++direction) {
     Placement last = Placement::Cpu;
     for (std::size_t step = 0; step < count; ++step) {
-      const std::size_t i = direction == 0 ? step : count - 1 - step;
+      const std::size_t i = order[direction == 0 ? step : count - 1 - step];
       const Operation& op = subgraph.operations[i];
       if (!memoryOnly(op)) {
         last = op.placement;
@@ -206,7 +210,7 @@ void placeMemoryOnlyBesideNpuVela21(Subgraph& subgraph) {
       }
     }
   }
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
     Operation& op = subgraph.operations[i];
     if (toNpu[i] && op.placement != Placement::Npu && !op.inputs.empty() && op.outputs.size() == 1) {
       op.placement = Placement::Npu;
