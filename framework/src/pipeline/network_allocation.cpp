@@ -60,6 +60,11 @@ public:
         extend(featureMap(input, 0, 1), input);
       }
     }
+    for (const Operation& op : subgraph_.operations) {
+      if (op.attributes.getOr<bool>("no_pass", false) && !op.attributes.getOr<bool>("output_aliases_input", false)) {
+        unpassed_.insert(op.outputs.begin(), op.outputs.end());
+      }
+    }
     std::int64_t time = 2;
     const auto count = static_cast<OperationId>(subgraph_.operations.size());
     for (OperationId op = 0; op < count;) {
@@ -73,6 +78,16 @@ public:
         const std::size_t last = schedule.operations.size() - 1;
         time += schedule.operations.empty() ? 0 : schedule.timeOf(last) + (schedule.operationTimes.empty() ? 1 : 2);
         op = regionEnd.at(it->second) + 1;
+        continue;
+      }
+      if (const Operation& skipped = subgraph_.operation(op); skipped.attributes.getOr<bool>("no_pass", false)) {
+        // Vela makes no pass of it: no step, and the tensors it writes no live ranges, but an output that
+        // stands for its first input (a RESHAPE Vela removed) is stored in that input's buffer.
+        if (skipped.attributes.getOr<bool>("output_aliases_input", false) && !skipped.inputs.empty() &&
+            skipped.outputs.size() == 1) {
+          alias(skipped.inputs.front(), skipped.outputs.front());
+        }
+        ++op;
         continue;
       }
       steps_.emplace_back(time, op);
@@ -128,7 +143,7 @@ private:
     tensors.insert(tensors.end(), op.outputs.begin(), op.outputs.end());
     tensors.insert(tensors.end(), op.intermediates.begin(), op.intermediates.end());
     for (const TensorId tensor : tensors) {
-      if (!subgraph_.validTensorId(tensor)) {
+      if (!subgraph_.validTensorId(tensor) || unpassed_.contains(tensor)) {
         continue;
       }
       const Tensor& t = subgraph_.tensor(tensor);
@@ -218,6 +233,23 @@ private:
     return buffers_.size() - 1;
   }
 
+  /// `output` is stored in the buffer of `input` (in the feature map memory), when it has one.
+  void alias(TensorId input, TensorId output) {
+    if (!subgraph_.validTensorId(input) || !subgraph_.validTensorId(output)) {
+      return;
+    }
+    const int area = static_cast<int>(accelerator_.memory().featureMapArea);
+    const auto it = byTensor_.find(std::pair{area, storageKey(subgraph_, input)});
+    if (it == byTensor_.end()) {
+      return;
+    }
+    NetworkBuffer& buffer = buffers_[it->second];
+    if (std::find(buffer.tensors.begin(), buffer.tensors.end(), output) == buffer.tensors.end()) {
+      buffer.tensors.push_back(output);
+    }
+    indexTensors(it->second);
+  }
+
   /// Every tensor a buffer holds finds it (an OFM written over its IFM, a copy fused with its source):
   /// a later use of any of them extends the same buffer, as Vela's live range graph does.
   void indexTensors(std::size_t index) {
@@ -233,6 +265,7 @@ private:
   std::map<std::pair<int, std::int64_t>, std::size_t> byTensor_;
   std::set<std::size_t> variables_;
   std::set<std::size_t> constants_;
+  std::set<TensorId> unpassed_;                             ///< written by operations Vela makes no pass of ("no_pass")
   std::vector<std::pair<std::int64_t, OperationId>> steps_; ///< start time of every operation
 };
 

@@ -35,6 +35,26 @@ bool inputMustBeKept(const Subgraph& subgraph, TensorId ifm) {
   return false;
 }
 
+/// Whether 2.1.1 makes the operation after remove_reshapes (rewriteOperators' "own_tensor_shapes").
+bool ownTensorShapes(const Operation& op) {
+  return op.attributes.getOr<bool>("own_tensor_shapes", false);
+}
+
+/// An operation 2.1.1 makes after remove_reshapes sees the tensor it now reads or writes in that tensor's
+/// own shape (set_ifm_ofm_shapes), which its costs and block configs take ("vela21_ifm_shape",
+/// "vela21_ifm2_shape", "vela21_ofm_shape"); the operation keeps the view it runs with.
+void costWithOwnShape(Operation& op, const char* key, const Shape4& own) {
+  op.attributes.set(key, std::vector<std::int64_t>{own.batch, own.height, own.width, own.depth});
+}
+
+/// rewrite_concat_ops flags the concatenation's output, not the tensor remove_reshapes has its copies
+/// write instead: an unaligned write offset no longer keeps that one out of the brick format.
+void keepBrickAtWriteOffset(Operation& writer) {
+  if (writer.writeOffset) {
+    writer.attributes.set("write_offset_keeps_brick", true);
+  }
+}
+
 /// Vela 2.1.1 (fix_sg_input_output, remove_reshapes): every NPU RESHAPE goes without a copy. When the
 /// output is a subgraph output, the input's producers write it and the input's readers read it; else the
 /// output's readers read the input (a graph input, a CPU output or a constant alike). Only when the input
@@ -69,6 +89,8 @@ void removeReshapesVela21(Subgraph& subgraph) {
       subgraph.operations[i].placement = Placement::Cpu;
       subgraph.operations[i].placementReason = "a CPU operation reads or writes it in another shape";
       subgraph.operations[i].attributes.set("bypassed_reshape", true);
+      subgraph.operations[i].attributes.set("no_pass", true);
+      subgraph.operations[i].attributes.set("output_aliases_input", true);
       continue;
     }
     if (in.scale != out.scale || in.zeroPoint != out.zeroPoint) {
@@ -108,10 +130,23 @@ void removeReshapesVela21(Subgraph& subgraph) {
         }
       }
     }
+    const Shape4 view = shape4Of(subgraph, ofm);
+    const Shape4 inputShape = shape4Of(subgraph, ifm);
     if (ofmIsOutput) {
       for (Operation& other : subgraph.operations) {
         if (other.attributes.getOr<std::int64_t>("linear_ofm_tensor", -1) == static_cast<std::int64_t>(ifm)) {
           other.attributes.set("linear_ofm_tensor", static_cast<std::int64_t>(ofm));
+        }
+        if (!other.outputs.empty() && other.outputs.front() == ifm && !memoryOnlyPass) {
+          keepBrickAtWriteOffset(other);
+          if (ownTensorShapes(other)) {
+            costWithOwnShape(other, "vela21_ofm_shape", view);
+          }
+        }
+        for (std::size_t input = 0; input < other.inputs.size() && input < other.ifmShapes.size(); ++input) {
+          if (other.inputs[input] == ifm && input < 2 && ownTensorShapes(other) && !memoryOnlyPass) {
+            costWithOwnShape(other, input == 0 ? "vela21_ifm_shape" : "vela21_ifm2_shape", view);
+          }
         }
         std::replace(other.outputs.begin(), other.outputs.end(), ifm, ofm);
         std::replace(other.inputs.begin(), other.inputs.end(), ifm, ofm);
@@ -120,12 +155,17 @@ void removeReshapesVela21(Subgraph& subgraph) {
       // The readers read the input in the shape they were written for (the reshape's output shape),
       // unless they see it in a view of their own (a SOFTMAX's max pool reads [1, H*W, C, 1]): 2.1.1's
       // remove_reshapes leaves the readers' IFM shapes as they are.
-      const Shape4 view = shape4Of(subgraph, ofm);
-      const Shape4 inputShape = shape4Of(subgraph, ifm);
       for (Operation& reader : subgraph.operations) {
         for (std::size_t input = 0; input < reader.inputs.size() && input < reader.ifmShapes.size(); ++input) {
           const Shape4& seen = reader.ifmShapes[input];
           const bool ownView = seen != view && seen != inputShape && seen.elements() == view.elements();
+          if (reader.inputs[input] == ofm && input < 2 && !memoryOnlyPass) {
+            // The split's part flag was the RESHAPE's output's (rewrite_split_ops), which is gone.
+            reader.attributes.set(input == 0 ? "ifm_split_part_unaligned" : "ifm2_split_part_unaligned", false);
+          }
+          if (reader.inputs[input] == ofm && input < 2 && !memoryOnlyPass && ownTensorShapes(reader)) {
+            costWithOwnShape(reader, input == 0 ? "vela21_ifm_shape" : "vela21_ifm2_shape", inputShape);
+          }
           if (reader.inputs[input] == ofm && !ownView) {
             reader.ifmShapes[input] = view;
           }
@@ -146,18 +186,22 @@ void removeReshapesVela21(Subgraph& subgraph) {
 /// pass, whichever processor its operator was placed on, and extract_subgraph moves a memory-only pass onto
 /// the NPU when the nearest other pass before it (walking forward) or after it (walking backward) is an NPU
 /// pass: such an operator does not cut the NPU subgraph. Its input and output share one live range, so it
-/// is removed as an NPU RESHAPE is (removeReshapesVela21). The walk follows the operation order.
+/// is removed as an NPU RESHAPE is (removeReshapesVela21). The walk follows 2.1.1's pass list, the order
+/// pack_into_passes builds walking back from the outputs (velaPassOrder), not the model's operation order:
+/// a memory-only pass the walk reaches last (e.g. on a graph input feeding only a graph output) comes
+/// first and has no NPU pass before it.
 void placeMemoryOnlyBesideNpuVela21(Subgraph& subgraph) {
   const auto memoryOnly = [](const Operation& op) {
     return op.type == OpType::Reshape || op.type == OpType::QuantizedReshape || op.type == OpType::Squeeze ||
            op.type == OpType::ExpandDims;
   };
-  const std::size_t count = subgraph.operations.size();
-  std::vector<bool> toNpu(count, false);
+  const std::vector<std::size_t> order = velaPassOrder(subgraph);
+  const std::size_t count = order.size();
+  std::vector<bool> toNpu(subgraph.operations.size(), false);
   for (int direction = 0; direction < 2; ++direction) {
     Placement last = Placement::Cpu;
     for (std::size_t step = 0; step < count; ++step) {
-      const std::size_t i = direction == 0 ? step : count - 1 - step;
+      const std::size_t i = order[direction == 0 ? step : count - 1 - step];
       const Operation& op = subgraph.operations[i];
       if (!memoryOnly(op)) {
         last = op.placement;
@@ -166,7 +210,7 @@ void placeMemoryOnlyBesideNpuVela21(Subgraph& subgraph) {
       }
     }
   }
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
     Operation& op = subgraph.operations[i];
     if (toNpu[i] && op.placement != Placement::Npu && !op.inputs.empty() && op.outputs.size() == 1) {
       op.placement = Placement::Npu;
@@ -177,12 +221,45 @@ void placeMemoryOnlyBesideNpuVela21(Subgraph& subgraph) {
   }
 }
 
+/// A RESHAPE left on the CPU next to a CPU operation is one 2.1.1 removes all the same (its remove_reshapes
+/// rewires the CPU neighbour): pack_into_passes, walking from the outputs, no longer reaches the CPU side
+/// chain (SHAPE, STRIDED_SLICE, PACK) that computed its shape, so that chain has no passes and its tensors
+/// no live ranges. Marks each CPU operation whose outputs serve only such shapes "no_pass".
+void markRemovedShapeChainsVela21(Subgraph& subgraph) {
+  const auto servesOnlyRemovedShapes = [&subgraph](TensorId tensor) {
+    bool used = false;
+    for (const Operation& reader : subgraph.operations) {
+      for (std::size_t input = 0; input < reader.inputs.size(); ++input) {
+        if (reader.inputs[input] != tensor) {
+          continue;
+        }
+        used = true;
+        const bool bypassed = reader.attributes.getOr<bool>("bypassed_reshape", false);
+        if (bypassed ? input == 0 : !reader.attributes.getOr<bool>("no_pass", false)) {
+          return false;
+        }
+      }
+    }
+    return used && !isSubgraphOutput(subgraph, tensor);
+  };
+  for (std::size_t i = subgraph.operations.size(); i-- > 0;) {
+    Operation& op = subgraph.operations[i];
+    if (op.placement == Placement::Npu || op.outputs.empty() || op.attributes.getOr<bool>("bypassed_reshape", false)) {
+      continue;
+    }
+    if (std::all_of(op.outputs.begin(), op.outputs.end(), servesOnlyRemovedShapes)) {
+      op.attributes.set("no_pass", true);
+    }
+  }
+}
+
 } // namespace
 
 void removeReshapesAfterRewrites(Subgraph& subgraph, const LoweringContext& context) {
   if (context.release == VelaRelease::V2_1) {
     placeMemoryOnlyBesideNpuVela21(subgraph);
     removeReshapesVela21(subgraph);
+    markRemovedShapeChainsVela21(subgraph);
   }
 }
 

@@ -43,6 +43,18 @@ constexpr std::array kOperatorRewrites{
     RewriteFunction{fixupDilation},
     RewriteFunction{fixupTranspose},
 };
+/// The rewrites of Vela 2.1.1's op_rewrite_list that end with set_ifm_ofm_shapes (convert_to_lut,
+/// convert_lrelu_to_mul_max, convert_mul_max_to_abs_or_lrelu, fixup_relus_with_differing_ifm_ofm_scaling,
+/// the resize and mean rewrites): 2.1.1 runs them after remove_reshapes, so the operations they make see
+/// their tensors in the tensors' own shapes, not a removed RESHAPE's view (removeReshapesVela21).
+bool setsOwnTensorShapesVela21(RewriteFunction rewrite) {
+  return rewrite == RewriteFunction{convertHardSwishToLut} || rewrite == RewriteFunction{convertLeakyRelu} ||
+         rewrite == RewriteFunction{convertMulMaxToAbsOrLeakyRelu} ||
+         rewrite == RewriteFunction{fixupRelusWithDifferingScales} ||
+         rewrite == RewriteFunction{convertTanhSigmoidToLut} || rewrite == RewriteFunction{fixupResizeVela21} ||
+         rewrite == RewriteFunction{convertMeanVela21};
+}
+
 } // namespace
 
 void rewriteOperators(Subgraph& subgraph, const LoweringContext& context) {
@@ -66,6 +78,11 @@ void rewriteOperators(Subgraph& subgraph, const LoweringContext& context) {
         rewrite = convertQuantizeVela21;
       }
       if (auto replacement = rewrite(graph, op)) {
+        if (vela21 && setsOwnTensorShapesVela21(rewrite)) {
+          for (Operation& made : *replacement) {
+            made.attributes.set("own_tensor_shapes", true);
+          }
+        }
         return replacement;
       }
     }

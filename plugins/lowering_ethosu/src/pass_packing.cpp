@@ -228,8 +228,8 @@ void mergePostOperationChains(Subgraph& subgraph) {
   }
 }
 
-/// Vela's pass order: a walk from the outputs that emits an operation once every reader of its outputs
-/// has been emitted, reversed.
+} // namespace
+
 std::vector<std::size_t> velaPassOrder(const Subgraph& subgraph) {
   const std::size_t tensorCount = subgraph.tensors.size();
   std::vector<int> readers(tensorCount, 0);
@@ -305,6 +305,8 @@ std::vector<std::size_t> velaPassOrder(const Subgraph& subgraph) {
   }
   return reversed;
 }
+
+namespace {
 
 /// Reshapes left on the CPU (e.g. with a shape computed at run time) form passes of their own kind in
 /// Vela: placement MemoryOnly, not Cpu (pass_packing.py memory_only_ops). A CPU pass is never moved past

@@ -199,9 +199,13 @@ void fuseActivationsWithProducers(Subgraph& subgraph, const LoweringContext& con
       continue;
     }
     Operation& producer = subgraph.operation(producers.front());
+    // 2.1.1's QUANTIZE is still a QUANTIZE here (no block type of its own; pass packing gives it an
+    // AvgPool later), so it takes no activation: the LUT stays a pass of its own.
+    const bool quantizeVela21 = producer.attributes.getOr<bool>("pass_primary_nop", false);
     const bool fuse = producer.placement == Placement::Npu && producer.type != OpType::Memcpy &&
-                      isMainOperation(producer.type) && consumerCount(subgraph, producer.ofm()) == 1 &&
-                      !producer.activation && (op.activation->lut == kNoTensor || context.lutFusionAllowed);
+                      isMainOperation(producer.type) && !quantizeVela21 &&
+                      consumerCount(subgraph, producer.ofm()) == 1 && !producer.activation &&
+                      (op.activation->lut == kNoTensor || context.lutFusionAllowed);
     if (!fuse) {
       continue;
     }

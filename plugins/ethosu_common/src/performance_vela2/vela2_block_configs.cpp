@@ -94,6 +94,11 @@ std::vector<npu::BlockConfig> blockConfigCandidates(const Architecture& arch, co
   if (op.attributes.getOr<std::string>("memory_function", "") == "ConcatSliceWrite") {
     shapes.ofm = subgraph.ofmShape(op);
   }
+  ownShapeVela21(op, "vela21_ifm_shape", shapes.ifm);
+  if (shapes.ifm2) {
+    ownShapeVela21(op, "vela21_ifm2_shape", *shapes.ifm2);
+  }
+  ownShapeVela21(op, "vela21_ofm_shape", shapes.ofm);
   const Allocation a = allocationFor(arch, subgraph, op, shapes);
   // Vela 2.1's rules know only the operations it lowered itself; a block must also be one the hardware
   // (and so code generation) can run for this operation, e.g. a REDUCE_SUM of 3.10's SOFTMAX keeps the

@@ -138,7 +138,10 @@ bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
     if (op.ofm() == id && op.attributes.getOr<bool>("avoid_brick_ofm", false)) {
       return true;
     }
-    if (op.ofm() == id && (unaligned(op.writeOffset) || (!op.ofmShapes.empty() && op.ofmShapes.front() != shape))) {
+    // "write_offset_keeps_brick": the flag of an unaligned write was another tensor's (removeReshapesVela21).
+    const bool offsetAvoids =
+        unaligned(op.writeOffset) && !op.attributes.getOr<bool>("write_offset_keeps_brick", false);
+    if (op.ofm() == id && (offsetAvoids || (!op.ofmShapes.empty() && op.ofmShapes.front() != shape))) {
       return true;
     }
     // A view the 2.1 lowering took from a memory-only pass it removed is a tensor of its own in 2.1.1.
@@ -161,6 +164,14 @@ bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
 // before remove_SplitSliceRead: a reader a split's read was moved into marked the split's output, not
 // the tensor it now reads. Only the first 2x step of a resize marks its IFM (the later steps read new
 // intermediates), so the later steps are costed as not upscaled.
+void ownShapeVela21(const npu::Operation& op, std::string_view key, npu::Shape4& shape) {
+  const auto own = op.attributes.get<std::vector<std::int64_t>>(key);
+  if (own && own->size() == 4) {
+    shape = npu::Shape4{static_cast<int>((*own)[0]), static_cast<int>((*own)[1]), static_cast<int>((*own)[2]),
+                        static_cast<int>((*own)[3])};
+  }
+}
+
 npu::Resampling ifmResampling(const npu::Subgraph& subgraph, const npu::Operation& op) {
   if (!subgraph.validTensorId(op.ifm())) {
     return op.ifmResampling;
@@ -403,6 +414,12 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   if (query.ifm2 && op.readShapes[1]) {
     query.ifm2->shape = subgraph.ifmShape(op, 1);
   }
+  // An operation 2.1.1 makes after remove_reshapes sees its tensors' own shapes (removeReshapesVela21).
+  ownShapeVela21(op, "vela21_ifm_shape", query.ifm.shape);
+  if (query.ifm2) {
+    ownShapeVela21(op, "vela21_ifm2_shape", query.ifm2->shape);
+  }
+  ownShapeVela21(op, "vela21_ofm_shape", query.ofm.shape);
   // A constant operand of an elementwise operation is read where it is stored (mark_tensors keeps
   // constants in permanent storage; only weights, biases and LUTs are copied by DMA).
   const auto readInPlace = [&](npu::TensorId tensor, npu::FeatureMapQuery& featureMap) {

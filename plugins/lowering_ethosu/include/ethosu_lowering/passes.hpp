@@ -75,6 +75,10 @@ void removeDeadOperations(npu::Subgraph& subgraph, const LoweringContext& contex
 /// Merges stand-alone ReLUs into their producers, gives the rest an AvgPool primary op, and orders the
 /// operations like Vela's pass list.
 void packPasses(npu::Subgraph& subgraph, const LoweringContext& context);
+/// Vela's pass order (pack_into_passes): a walk from the subgraph outputs that emits an operation once
+/// every reader of its outputs has been emitted, reversed; operations the walk does not reach come last.
+/// Returns the operations' indices in that order.
+[[nodiscard]] std::vector<std::size_t> velaPassOrder(const npu::Subgraph& subgraph);
 /// Drops tensors no operation and no subgraph input/output refers to (renumbering the rest).
 void removeUnusedTensors(npu::Subgraph& subgraph, const LoweringContext& context);
 

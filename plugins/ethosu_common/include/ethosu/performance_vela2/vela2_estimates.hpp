@@ -134,6 +134,11 @@ struct PassQuery {
 /// reading that tensor as its IFM sees it in its block configs and IFM block.
 [[nodiscard]] npu::Resampling ifmResampling(const npu::Subgraph& subgraph, const npu::Operation& op);
 
+/// Replaces `shape` by the operation's attribute `key` (a [N, H, W, C] list) when it has one: the shape of
+/// its own tensor that an operation Vela 2.1 makes after remove_reshapes sees (set_ifm_ofm_shapes), where
+/// the lowering kept the removed RESHAPE's view for running it.
+void ownShapeVela21(const npu::Operation& op, std::string_view key, npu::Shape4& shape);
+
 /// The memory traffic of an operation Vela 2.1 runs on the CPU (none for its memory-only passes).
 [[nodiscard]] std::optional<npu::OperationPerformance>
 estimateCpuPass(const Architecture& arch, const npu::Subgraph& subgraph, const npu::Operation& op);
