@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "allocator_tuning.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "report_files.hpp"
@@ -63,6 +64,7 @@ int runCommand(const std::vector<std::string>& arguments) {
     usageError("run", "expected PIPELINE and MODEL");
   }
   const std::size_t parallelism = workerThreads("run", values, threads);
+  tuneAllocatorFor(model);
   PipelineSpec spec = parsePipelineFile(pipelineFile);
   for (const auto& assignment : overrides) {
     applyOverride(spec, assignment);
@@ -104,7 +106,7 @@ int runCommand(const std::vector<std::string>& arguments) {
     std::cout << renderTextReport(report);
   }
   if (timing) {
-    std::cout << renderStageTimesText(report.stageTimes);
+    std::cout << renderStageTimesText(report.stageTimes) << "allocator: " << allocatorTuningDescription() << "\n";
   }
   return 0;
 }

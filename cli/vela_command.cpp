@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `npu-pipeline vela NETWORK [Vela 3.10 options]`: Vela's command line in front of the pipeline, so a
 // Makefile that calls `vela` works with the program name swapped.
+#include "allocator_tuning.hpp"
 #include "cli_common.hpp"
 #include "code_inspection.hpp"
 #include "commands.hpp"
@@ -158,6 +159,9 @@ int velaCommand(const std::vector<std::string>& arguments) {
   }
   if (options.listConfigFiles) {
     return listConfigFiles();
+  }
+  if (!options.supportedOpsReport) {
+    tuneAllocatorFor(options.network);
   }
   CommonOptions common;
   common.pluginPaths = options.pluginPaths;
