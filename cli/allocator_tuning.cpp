@@ -75,9 +75,11 @@ void tuneAllocatorFor(const std::filesystem::path& model) {
     return;
   }
 #if defined(__GLIBC__)
-  if (::setenv(kTunablesVariable, kAllocatorTunables, 1) == 0) {
-    ::execv("/proc/self/exe", state.arguments.data());
-    ::unsetenv(kTunablesVariable); // execv failed (no /proc): compile as is
+  // The program's own file by its resolved name (not /proc/self/exe, which would name the process "exe").
+  const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error && ::setenv(kTunablesVariable, kAllocatorTunables, 1) == 0) {
+    ::execv(program.c_str(), state.arguments.data());
+    ::unsetenv(kTunablesVariable); // execv failed: compile as is
   }
 #endif
   state.decision = "default (re-executing with the tuning failed)";
