@@ -28,6 +28,7 @@ struct ProcessState {
   std::vector<char*> arguments; ///< argv, null-terminated
   bool reexecuted = false;      ///< this process started with kAllocatorTunables set by the parent
   std::string decision = "default (no model compiled)";
+  bool smallModel = false; ///< the model compiled is a regular file below kTunedModelBytes
 };
 
 ProcessState& processState() {
@@ -50,6 +51,10 @@ void rememberProcess(int argc, char** argv) {
 
 void tuneAllocatorFor(const std::filesystem::path& model) {
   ProcessState& state = processState();
+  std::error_code error;
+  const bool regular = std::filesystem::is_regular_file(model, error);
+  const std::uintmax_t bytes = regular ? std::filesystem::file_size(model, error) : 0;
+  state.smallModel = regular && !error && bytes < kTunedModelBytes;
   if (state.reexecuted) {
     state.decision = std::string("tuned for a small model (") + kTunablesVariable + "=" + kAllocatorTunables + ")";
     return;
@@ -62,14 +67,11 @@ void tuneAllocatorFor(const std::filesystem::path& model) {
     state.decision = "default (the C library has no huge-page tunable)";
     return;
   }
-  std::error_code error;
-  const bool regular = std::filesystem::is_regular_file(model, error);
-  const std::uintmax_t bytes = regular ? std::filesystem::file_size(model, error) : 0;
   if (!regular || error) {
     state.decision = "default (the model is not a regular file)";
     return;
   }
-  if (bytes >= kTunedModelBytes) {
+  if (!state.smallModel) {
     state.decision =
         "default (a model of " + std::to_string(bytes >> 20U) + " MiB: the memory of huge pages matters more)";
     return;
@@ -83,6 +85,10 @@ void tuneAllocatorFor(const std::filesystem::path& model) {
   }
 #endif
   state.decision = "default (re-executing with the tuning failed)";
+}
+
+bool compilingSmallModel() {
+  return processState().smallModel;
 }
 
 std::string allocatorTuningDescription() {

@@ -38,6 +38,11 @@ void rememberProcess(int argc, char** argv);
 /// Returns only when it does not re-execute (or re-executing failed: the compile then goes on as is).
 void tuneAllocatorFor(const std::filesystem::path& model);
 
+/// Whether the model tuneAllocatorFor was given is a regular file below kTunedModelBytes: its compile
+/// takes tens of MB, so the CLI favours time over memory (e.g. frees the compilation beside the reports'
+/// rendering instead of before it), whatever GLIBC_TUNABLES says.
+bool compilingSmallModel();
+
 /// How the allocator was set up, for --timing: "tuned for a small model (GLIBC_TUNABLES=...)",
 /// "as GLIBC_TUNABLES sets it", or "default (...)" with the reason.
 std::string allocatorTuningDescription();

@@ -14,6 +14,7 @@
 #include "npu/report/writers.hpp"
 
 #include <tbb/global_control.h>
+#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <iostream>
@@ -109,7 +110,13 @@ int compile(const VelaOptions& options, PluginHost& host) {
   }
   // The report and the generated model are all that is written: the rest is released first.
   const GeneratedModel output = std::move(*compilation.output);
-  compilation = Compilation{};
+  // A small model's compilation (a few MB) is freed beside the rendering, off the critical path.
+  tbb::task_group releasing;
+  if (compilingSmallModel()) {
+    releasing.run([&compilation] { compilation = Compilation{}; });
+  } else {
+    compilation = Compilation{};
+  }
   std::vector<PendingFile> files{
       {fs::path(options.outputDir) / (report.network + "_summary_" + report.memory.systemName + ".csv"),
        renderSummaryCsv(report)}};
@@ -122,6 +129,7 @@ int compile(const VelaOptions& options, PluginHost& host) {
   const fs::path model = fs::path(options.outputDir) / output.fileName;
   files.push_back({model, {}, output.bytes});
   writeFilesAtomically(files, options.outputDir);
+  releasing.wait();
 
   if (options.verboseConfig) {
     std::cout << renderConfigurationText(report);
