@@ -76,6 +76,11 @@ void tuneAllocatorFor(const std::filesystem::path& model) {
         "default (a model of " + std::to_string(bytes >> 20U) + " MiB: the memory of huge pages matters more)";
     return;
   }
+  if (bytes < kTunedModelMinBytes) {
+    state.decision = "default (a model of " + std::to_string(bytes >> 10U) +
+                     " KiB: re-executing would cost more than its page faults)";
+    return;
+  }
 #if defined(__GLIBC__)
   // The program's own file by its resolved name (not /proc/self/exe, which would name the process "exe").
   const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
