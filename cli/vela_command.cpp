@@ -117,14 +117,21 @@ int compile(const VelaOptions& options, PluginHost& host) {
   } else {
     compilation = Compilation{};
   }
+  // Each report is rendered as it is written, beside the others and the model.
   std::vector<PendingFile> files{
       {fs::path(options.outputDir) / (report.network + "_summary_" + report.memory.systemName + ".csv"),
-       renderSummaryCsv(report)}};
+       {},
+       {},
+       [&report] { return renderSummaryCsv(report); }}};
   if (options.verbosePerformance) {
-    files.push_back({fs::path(options.outputDir) / (report.network + "_per-layer.csv"), renderPerLayerCsv(report)});
+    files.push_back({fs::path(options.outputDir) / (report.network + "_per-layer.csv"), {}, {}, [&report] {
+                       return renderPerLayerCsv(report);
+                     }});
   }
   if (options.json) {
-    files.push_back({fs::path(options.outputDir) / (report.network + ".json"), renderJsonReport(report)});
+    files.push_back({fs::path(options.outputDir) / (report.network + ".json"), {}, {}, [&report] {
+                       return renderJsonReport(report);
+                     }});
   }
   const fs::path model = fs::path(options.outputDir) / output.fileName;
   files.push_back({model, {}, output.bytes});
