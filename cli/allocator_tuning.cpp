@@ -67,6 +67,11 @@ void tuneAllocatorFor(const std::filesystem::path& model) {
     state.decision = "default (the C library has no huge-page tunable)";
     return;
   }
+  if (const char* preload = std::getenv("LD_PRELOAD"); preload != nullptr && *preload != '\0') {
+    // A tool in the process (valgrind, a profiler or sanitizer runtime) may not follow a re-execution.
+    state.decision = "default (LD_PRELOAD is set: a tool may be watching this process)";
+    return;
+  }
   if (!regular || error) {
     state.decision = "default (the model is not a regular file)";
     return;

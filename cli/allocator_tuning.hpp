@@ -37,8 +37,8 @@ inline constexpr const char* kAllocatorTunables = "glibc.malloc.hugetlb=1:glibc.
 void rememberProcess(int argc, char** argv);
 
 /// Re-executes the process with kAllocatorTunables when it pays (see above): glibc 2.35 or later,
-/// GLIBC_TUNABLES not set, not already re-executed, and a regular file `model` of kTunedModelMinBytes to
-/// below kTunedModelBytes.
+/// GLIBC_TUNABLES and LD_PRELOAD (a tool such as valgrind, which would not follow) not set, not already
+/// re-executed, and a regular file `model` of kTunedModelMinBytes to below kTunedModelBytes.
 /// Returns only when it does not re-execute (or re-executing failed: the compile then goes on as is).
 void tuneAllocatorFor(const std::filesystem::path& model);
 

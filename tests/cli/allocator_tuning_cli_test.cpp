@@ -73,6 +73,16 @@ BOOST_AUTO_TEST_CASE(a_tiny_model_is_compiled_with_the_default_allocator) {
 #endif
 }
 
+BOOST_AUTO_TEST_CASE(a_process_with_a_preloaded_library_is_not_re_executed) {
+  // valgrind and similar tools preload their runtime and would not follow the re-execution.
+  const fs::path output = scratchDirectory("allocator_preload");
+  const Result preloaded = compileWithTiming("env -u GLIBC_TUNABLES LD_PRELOAD=libm.so.6", mediumModel(), output);
+  BOOST_TEST_REQUIRE(preloaded.exitCode == 0, preloaded.output);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+  BOOST_TEST(preloaded.output.find("allocator: default (LD_PRELOAD is set") != std::string::npos, preloaded.output);
+#endif
+}
+
 BOOST_AUTO_TEST_CASE(the_tuned_allocator_writes_the_same_files_as_the_default_one) {
   const fs::path tuned = scratchDirectory("allocator_same_tuned");
   BOOST_TEST_REQUIRE(compileWithTiming("env -u GLIBC_TUNABLES", mediumModel(), tuned).exitCode == 0);
