@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // npu-pipeline: the command-line driver. Exit codes: 0 success, 1 compile error (bad model, does not
 // fit, internal error), 2 usage or configuration error.
+#include "allocator_tuning.hpp"
 #include "commands.hpp"
 #include "npu/core/diagnostics.hpp"
 
@@ -65,6 +66,7 @@ int dispatch(int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
+  npu::cli::rememberProcess(argc, argv);
   try {
     return dispatch(argc, argv);
   } catch (const npu::Error& error) {

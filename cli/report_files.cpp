@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <exception>
 #include <fstream>
+#include <numeric>
 #include <utility>
 
 namespace npu::cli {
@@ -28,33 +29,62 @@ void removeAll(const std::vector<std::filesystem::path>& files) {
 std::vector<std::filesystem::path> writeFilesAtomically(const std::vector<PendingFile>& pending,
                                                         const std::filesystem::path& directory) {
   std::error_code error;
-  std::filesystem::create_directories(directory, error);
+  const bool created = std::filesystem::create_directories(directory, error);
   if (error) {
     throw Error(ErrorKind::Usage, "cannot create output directory: " + error.message(),
                 SourceLocation{directory.string(), 0, 0, {}});
   }
-  // The files are independent: written side by side (the model file is megabytes), then checked in order,
-  // so the error reported is the first file's whatever the thread count.
+  // The files are independent: rendered and written side by side (the model file is megabytes, written
+  // while the reports are rendered), then checked in order, so the error reported is the first file's
+  // whatever the thread count.
   std::vector<std::filesystem::path> temporaries;
   for (const auto& file : pending) {
     temporaries.push_back(file.path);
     temporaries.back() += ".partial";
   }
+  // Files of bytes (a generated model) start first: they take longest to write.
+  std::vector<std::size_t> order(pending.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_partition(order.begin(), order.end(), [&](std::size_t index) { return !pending[index].bytes.empty(); });
   std::vector<char> failed(pending.size(), 0);
-  tbb::parallel_for(std::size_t{0}, pending.size(), [&](std::size_t index) {
+  std::vector<std::exception_ptr> renderErrors(pending.size());
+  tbb::parallel_for(std::size_t{0}, pending.size(), [&](std::size_t position) {
+    const std::size_t index = order[position];
     const PendingFile& file = pending[index];
+    std::string rendered;
+    if (file.render) {
+      try {
+        rendered = file.render();
+      } catch (...) {
+        renderErrors[index] = std::current_exception();
+        return;
+      }
+    }
     std::ofstream out(temporaries[index], std::ios::binary);
-    if (file.bytes.empty()) {
-      out << file.content;
-    } else {
+    if (!file.bytes.empty()) {
       file.bytes.writeTo(out);
+    } else {
+      out << (file.render ? rendered : file.content);
     }
     out.close();
     failed[index] = !out;
   });
+  const auto removeOutputs = [&] {
+    removeAll(temporaries);
+    if (created) {
+      std::error_code ignored;
+      std::filesystem::remove(directory, ignored); // only when empty: a directory this call made
+    }
+  };
+  for (const std::exception_ptr& renderError : renderErrors) {
+    if (renderError) {
+      removeOutputs();
+      std::rethrow_exception(renderError);
+    }
+  }
   for (std::size_t index = 0; index < pending.size(); ++index) {
     if (failed[index] != 0) {
-      removeAll(temporaries);
+      removeOutputs();
       throw Error(ErrorKind::Usage, "cannot write report file", SourceLocation{pending[index].path.string(), 0, 0, {}});
     }
   }
@@ -108,19 +138,10 @@ std::vector<std::filesystem::path> writeReportFiles(const NetworkReport& report,
   if (wants(ReportFormat::Html)) {
     renderers.emplace_back(directory / (base + ".html"), &renderHtmlReport);
   }
-  std::vector<PendingFile> pending(renderers.size());
-  std::vector<std::exception_ptr> errors(renderers.size());
-  tbb::parallel_for(std::size_t{0}, renderers.size(), [&](std::size_t index) {
-    try {
-      pending[index] = {renderers[index].first, renderers[index].second(report)};
-    } catch (...) {
-      errors[index] = std::current_exception();
-    }
-  });
-  for (const std::exception_ptr& error : errors) {
-    if (error) {
-      std::rethrow_exception(error);
-    }
+  std::vector<PendingFile> pending;
+  for (const auto& renderer : renderers) {
+    const auto render = renderer.second;
+    pending.push_back({renderer.first, {}, {}, [&report, render] { return render(report); }});
   }
   if (model != nullptr) {
     pending.push_back({directory / model->fileName, {}, model->bytes});

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -21,10 +22,15 @@ struct PendingFile {
   std::filesystem::path path;
   std::string content;
   FileBytes bytes{}; ///< when not empty, written instead of `content`
+  /// When set, renders the content as the file is written (each file is rendered and written by one
+  /// task, beside the others); its exception, if any, is rethrown after every file is done.
+  std::function<std::string()> render{};
 };
 
-/// Writes every file under a temporary name, then renames them all into place; on failure removes
-/// everything, so nothing half-written is left behind. Creates the directory. Returns the files written.
+/// Writes every file under a temporary name, side by side, then renames them all into place; on
+/// failure removes everything, so nothing half-written is left behind (a rendering failure is reported
+/// before a writing failure, each the first in the order of `files`). Creates the directory. Returns
+/// the files written.
 std::vector<std::filesystem::path> writeFilesAtomically(const std::vector<PendingFile>& files,
                                                         const std::filesystem::path& directory);
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "allocator_tuning.hpp"
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "report_files.hpp"
@@ -7,6 +8,7 @@
 #include "npu/report/writers.hpp"
 
 #include <tbb/global_control.h>
+#include <tbb/task_group.h>
 
 #include <iostream>
 
@@ -63,6 +65,7 @@ int runCommand(const std::vector<std::string>& arguments) {
     usageError("run", "expected PIPELINE and MODEL");
   }
   const std::size_t parallelism = workerThreads("run", values, threads);
+  tuneAllocatorFor(model);
   PipelineSpec spec = parsePipelineFile(pipelineFile);
   for (const auto& assignment : overrides) {
     applyOverride(spec, assignment);
@@ -82,15 +85,21 @@ int runCommand(const std::vector<std::string>& arguments) {
   }
   // Only the report and the generated model are written: the graph, the schedules and the allocation
   // (with the model's constants, hundreds of MB for a large network) are released before the reports
-  // are rendered.
+  // are rendered; a small model's (a few MB) beside their rendering, off the critical path.
   const std::optional<GeneratedModel> output = std::move(compilation.output);
-  compilation = Compilation{};
+  tbb::task_group releasing;
+  if (compilingSmallModel()) {
+    releasing.run([&compilation] { compilation = Compilation{}; });
+  } else {
+    compilation = Compilation{};
 #if defined(__GLIBC__)
-  ::malloc_trim(0); // their many small blocks: give the pages back before the reports take their own
+    ::malloc_trim(0); // their many small blocks: give the pages back before the reports take their own
 #endif
+  }
   if (!outputDir.empty()) {
     writeReportFiles(report, pipeline.report.formats, outputDir, output ? &*output : nullptr);
   }
+  releasing.wait();
   if (verboseConfig) {
     std::cout << renderConfigurationText(report);
   }
@@ -104,7 +113,7 @@ int runCommand(const std::vector<std::string>& arguments) {
     std::cout << renderTextReport(report);
   }
   if (timing) {
-    std::cout << renderStageTimesText(report.stageTimes);
+    std::cout << renderStageTimesText(report.stageTimes) << "allocator: " << allocatorTuningDescription() << "\n";
   }
   return 0;
 }

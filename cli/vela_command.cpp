@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `npu-pipeline vela NETWORK [Vela 3.10 options]`: Vela's command line in front of the pipeline, so a
 // Makefile that calls `vela` works with the program name swapped.
+#include "allocator_tuning.hpp"
 #include "cli_common.hpp"
 #include "code_inspection.hpp"
 #include "commands.hpp"
@@ -13,6 +14,7 @@
 #include "npu/report/writers.hpp"
 
 #include <tbb/global_control.h>
+#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <iostream>
@@ -108,19 +110,33 @@ int compile(const VelaOptions& options, PluginHost& host) {
   }
   // The report and the generated model are all that is written: the rest is released first.
   const GeneratedModel output = std::move(*compilation.output);
-  compilation = Compilation{};
+  // A small model's compilation (a few MB) is freed beside the rendering, off the critical path.
+  tbb::task_group releasing;
+  if (compilingSmallModel()) {
+    releasing.run([&compilation] { compilation = Compilation{}; });
+  } else {
+    compilation = Compilation{};
+  }
+  // Each report is rendered as it is written, beside the others and the model.
   std::vector<PendingFile> files{
       {fs::path(options.outputDir) / (report.network + "_summary_" + report.memory.systemName + ".csv"),
-       renderSummaryCsv(report)}};
+       {},
+       {},
+       [&report] { return renderSummaryCsv(report); }}};
   if (options.verbosePerformance) {
-    files.push_back({fs::path(options.outputDir) / (report.network + "_per-layer.csv"), renderPerLayerCsv(report)});
+    files.push_back({fs::path(options.outputDir) / (report.network + "_per-layer.csv"), {}, {}, [&report] {
+                       return renderPerLayerCsv(report);
+                     }});
   }
   if (options.json) {
-    files.push_back({fs::path(options.outputDir) / (report.network + ".json"), renderJsonReport(report)});
+    files.push_back({fs::path(options.outputDir) / (report.network + ".json"), {}, {}, [&report] {
+                       return renderJsonReport(report);
+                     }});
   }
   const fs::path model = fs::path(options.outputDir) / output.fileName;
   files.push_back({model, {}, output.bytes});
   writeFilesAtomically(files, options.outputDir);
+  releasing.wait();
 
   if (options.verboseConfig) {
     std::cout << renderConfigurationText(report);
@@ -158,6 +174,9 @@ int velaCommand(const std::vector<std::string>& arguments) {
   }
   if (options.listConfigFiles) {
     return listConfigFiles();
+  }
+  if (!options.supportedOpsReport) {
+    tuneAllocatorFor(options.network);
   }
   CommonOptions common;
   common.pluginPaths = options.pluginPaths;

@@ -381,7 +381,7 @@ Compilation compileModel(const ResolvedPipeline& pipeline, const std::filesystem
   if (const auto* lowering = stagePlugin<LoweringPlugin>(pipeline, PluginKind::Lowering)) {
     progress.begin("lowering", 0);
     StageClock loweringClock(result.stageTimes, "lowering");
-    result.lowered = lowering->lower(input, *accelerator, pipeline.stage(PluginKind::Lowering)->options);
+    result.lowered = lowering->lower(std::move(input), *accelerator, pipeline.stage(PluginKind::Lowering)->options);
     requireValidGraph(result.lowered, "lowering");
     loweringClock.stop();
     progress.end();
