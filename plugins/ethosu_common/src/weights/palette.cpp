@@ -52,6 +52,7 @@ public:
     int paletteSize = 0;
     bool havePalette = false;
     const auto count = std::ssize(weights_);
+    const bool fast = fast_; // a local: the byte stores of markLatest could alias the member
     for (std::int64_t position = 0; position < count; ++position) {
       const int weight = weights_[static_cast<std::size_t>(position)];
       const bool excludeZero = zeroCount > (position - sectionStart) / 4;
@@ -71,7 +72,7 @@ public:
         }
       }
 
-      if (fast_) {
+      if (fast) {
         markLatest(lastSeen, position);
       }
       lastSeen = position;
@@ -150,7 +151,7 @@ private:
   /// saves bits compared with the current coding.
   void considerNewPalette(std::int64_t position, std::int64_t window, bool excludeZero) {
     const std::int64_t nonZeros = position - sectionStart_ - zeroCount_;
-    if (nonZeros <= 0 || nonZeros % window != 0) {
+    if (nonZeros <= 0 || (nonZeros & (window - 1)) != 0) { // windows are powers of two: no division
       return;
     }
     const std::int64_t candidateStart = startOfLastNonZeros(window + 1);
