@@ -166,6 +166,52 @@ void traceBack(std::size_t count, int finalParameter, PreviousOf previousOf, std
   std::reverse(segments.begin(), segments.end());
 }
 
+/// The last of decisions[0..end) with a bit of `mask` set, or -1. Parameters change rarely (a change
+/// costs a slice header), so this scans eight decisions at a time, where a walk symbol by symbol
+/// waited at every symbol for the parameter of the one after it.
+[[nodiscard]] std::int64_t lastDecisionWith(const std::uint32_t* decisions, std::int64_t end, std::uint32_t mask) {
+  std::int64_t index = end;
+#if defined(__SSE2__)
+  const __m128i bits = _mm_set1_epi32(static_cast<int>(mask));
+  for (; index >= 8; index -= 8) {
+    const __m128i low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(decisions + index - 8));
+    const __m128i high = _mm_loadu_si128(reinterpret_cast<const __m128i*>(decisions + index - 4));
+    const __m128i any = _mm_and_si128(_mm_or_si128(low, high), bits);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi32(any, _mm_setzero_si128())) != 0xffff) {
+      break; // the last one is among these eight
+    }
+  }
+#endif
+  for (--index; index >= 0; --index) {
+    if ((decisions[index] & mask) != 0) {
+      return index;
+    }
+  }
+  return -1;
+}
+
+/// traceBack for the weight search: the parameter before symbol j differs from p exactly where bit p
+/// of decision j is set (a dearer parameter switches to the cheapest, whose bit is clear), and then
+/// is the decision's first cheapest.
+void traceBackWeights(const std::uint32_t* decisions, std::size_t count, int finalParameter,
+                      std::vector<GrcSegment>& segments) {
+  segments.clear();
+  int parameter = finalParameter;
+  auto end = static_cast<std::int64_t>(count);
+  std::int64_t searchEnd = end;
+  while (true) {
+    const std::int64_t change = lastDecisionWith(decisions, searchEnd, 1U << static_cast<unsigned>(parameter));
+    segments.push_back({parameter, end});
+    if (change < 0) {
+      break;
+    }
+    parameter = firstCheapestOf(decisions[change]);
+    end = change;
+    searchEnd = change;
+  }
+  std::reverse(segments.begin(), segments.end());
+}
+
 /// The forward pass of the weight search with SSE2 (or the lanes of the target without it): fills
 /// `decisions` (one per symbol) and returns the decision after the last symbol.
 std::uint32_t forwardWeightSearch(std::span<const int> symbols, int uncompressedBits, std::uint32_t* decisions) {
@@ -305,11 +351,7 @@ void searchWeightParameters(std::span<const int> symbols, int uncompressedBits, 
   decision = forwardWeightSearch(symbols, uncompressedBits, scratch.weightDecisions.data());
 #endif
 
-  const auto previousOf = [&](std::size_t index, int parameter) {
-    const std::uint32_t before = scratch.weightDecisions[index];
-    return (before >> static_cast<unsigned>(parameter) & 1U) != 0 ? firstCheapestOf(before) : parameter;
-  };
-  traceBack(count, firstCheapestOf(decision), previousOf, segments);
+  traceBackWeights(scratch.weightDecisions.data(), count, firstCheapestOf(decision), segments);
 }
 
 void searchZeroRunParameters(std::span<const int> runs, std::span<const GrcSegment> weightSegments,
