@@ -16,7 +16,7 @@
 // cuts a chunk with masks and population counts instead of walking it slot by slot.
 
 #include <algorithm>
-#include <bit>
+#include <array>
 #include <cstdint>
 #include <span>
 
@@ -71,10 +71,10 @@ private:
     const std::uint64_t mask = lowBits(slots_);
     chunk.unary = static_cast<std::uint32_t>(unary_ & mask);
     chunk.firstRemainder = position_;
-    chunk.remainderCount = std::popcount(ends_ & mask);
+    chunk.remainderCount = bitCount(ends_ & mask);
     position_ += chunk.remainderCount;
     if constexpr (Step > 1) {
-      const int ones = std::popcount(chunk.unary);
+      const int ones = bitCount(chunk.unary);
       chunk.secondUnary = static_cast<std::uint32_t>(second_ & lowBits(ones));
       chunk.secondUnaryBits = ones;
       second_ >>= static_cast<unsigned>(ones);
@@ -173,6 +173,27 @@ private:
       ends_ |= std::uint64_t{1} << static_cast<unsigned>(buffered_ - 1);
     }
   }
+
+  /// Set bits of a chunk's field (at most 32 bits): std::popcount is a library call on x86-64
+  /// processors without the POPCNT extension (the build's baseline), so fields of up to 12 bits (every
+  /// chunk the encoder cuts) are looked up, wider ones counted with shifts and adds.
+  [[nodiscard]] static int bitCount(std::uint64_t field) {
+    if (field < kSmallFields.size()) {
+      return kSmallFields[static_cast<std::size_t>(field)];
+    }
+    auto value = static_cast<std::uint32_t>(field);
+    value -= (value >> 1U) & 0x55555555U;
+    value = (value & 0x33333333U) + ((value >> 2U) & 0x33333333U);
+    value = (value + (value >> 4U)) & 0x0f0f0f0fU;
+    return static_cast<int>((value * 0x01010101U) >> 24U);
+  }
+  static constexpr std::array<std::uint8_t, 4096> kSmallFields = [] {
+    std::array<std::uint8_t, 4096> counts{};
+    for (std::size_t value = 1; value < counts.size(); ++value) {
+      counts[value] = static_cast<std::uint8_t>(counts[value >> 1U] + (value & 1U));
+    }
+    return counts;
+  }();
 
   [[nodiscard]] static std::uint64_t lowBits(int count) {
     return (std::uint64_t{1} << static_cast<unsigned>(count)) - 1U;

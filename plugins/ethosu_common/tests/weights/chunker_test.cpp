@@ -147,4 +147,20 @@ BOOST_AUTO_TEST_CASE(edge_cases_give_the_chunks_of_a_slot_by_slot_walk) {
   checkAllParameters(ramp, 511);
 }
 
+BOOST_AUTO_TEST_CASE(chunks_wider_than_the_encoders_give_the_chunks_of_a_slot_by_slot_walk) {
+  // The encoder cuts 8 or 12 slots; the chunker takes up to 32 (fields past 12 bits are counted, not
+  // looked up).
+  std::mt19937 random(32);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<int> symbols(static_cast<std::size_t>(random() % 400));
+    for (int& symbol : symbols) {
+      symbol = static_cast<int>(random() % 4 == 0 ? random() % 200 : random() % 6);
+    }
+    for (const int slots : {13, 16, 31, 32}) {
+      checkSameChunks(symbols, static_cast<int>(random() % 4), false, slots, SymbolKind::Weights);
+      checkSameChunks(symbols, static_cast<int>(random() % 4), false, slots, SymbolKind::ZeroRuns);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
