@@ -34,10 +34,12 @@ struct Chunk {
 /// Which of the two symbol streams of a slice a Chunker cuts.
 enum class SymbolKind : std::uint8_t { Weights, ZeroRuns };
 
+/// Cuts a sequence of non-negative `Symbol`s (weight symbols or zero-run lengths).
+template <typename Symbol>
 class Chunker {
 public:
-  /// `slots` (at most 32) per chunk; symbols are non-negative.
-  Chunker(std::span<const int> symbols, int divisorBits, bool truncated, int slots, SymbolKind kind)
+  /// `slots` (at most 32) per chunk.
+  Chunker(std::span<const Symbol> symbols, int divisorBits, bool truncated, int slots, SymbolKind kind)
       : symbols_(symbols), divisorBits_(static_cast<unsigned>(divisorBits)),
         step_(kind == SymbolKind::ZeroRuns ? 1 : (truncated ? 3 : 2)), slots_(slots) {}
 
@@ -116,7 +118,7 @@ private:
   /// are ints, which could alias the members, so these would be stored and reloaded at every symbol.
   template <unsigned Step>
   bool fillWhole() {
-    const int* symbols = symbols_.data();
+    const Symbol* symbols = symbols_.data();
     const auto count = std::ssize(symbols_);
     const unsigned divisorBits = divisorBits_;
     const int slotsPerChunk = slots_;
@@ -199,7 +201,7 @@ private:
     return (std::uint64_t{1} << static_cast<unsigned>(count)) - 1U;
   }
 
-  std::span<const int> symbols_;
+  std::span<const Symbol> symbols_;
   unsigned divisorBits_;
   int step_; ///< quotient per slot: 1 for zero runs, 2 for weights, 3 for truncated weights
   int slots_;

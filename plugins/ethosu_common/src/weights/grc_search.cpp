@@ -214,7 +214,8 @@ void traceBackWeights(const std::uint32_t* decisions, std::size_t count, int fin
 
 /// The forward pass of the weight search with SSE2 (or the lanes of the target without it): fills
 /// `decisions` (one per symbol) and returns the decision after the last symbol.
-std::uint32_t forwardWeightSearch(std::span<const int> symbols, int uncompressedBits, std::uint32_t* decisions) {
+std::uint32_t forwardWeightSearch(std::span<const WeightSymbol> symbols, int uncompressedBits,
+                                  std::uint32_t* decisions) {
   const std::size_t count = symbols.size();
   WeightLanes sectionLanes{};
   sectionLanes[kUncompressedParameter] = static_cast<std::int16_t>(uncompressedBits);
@@ -281,7 +282,7 @@ NPU_AVX2 inline __m128i broadcastMinimumAvx2(__m128i low, __m128i high) {
 /// would put a lane crossing on it); the horizontal minimum is PHMINPOSUW (costs stay below 2^15: at
 /// most 40 + 2 x 10000 + 100); the decision is taken on the two halves joined. Same arithmetic, so
 /// the same decisions.
-NPU_AVX2 std::uint32_t forwardWeightSearchAvx2(std::span<const int> symbols, int uncompressedBits,
+NPU_AVX2 std::uint32_t forwardWeightSearchAvx2(std::span<const WeightSymbol> symbols, int uncompressedBits,
                                                std::uint32_t* decisions) {
   const std::size_t count = symbols.size();
   WeightLanes sectionLanes{};
@@ -331,7 +332,7 @@ bool weightSearchHasAvx2() {
 #endif
 }
 
-void searchWeightParameters(std::span<const int> symbols, int uncompressedBits, GrcSearchScratch& scratch,
+void searchWeightParameters(std::span<const WeightSymbol> symbols, int uncompressedBits, GrcSearchScratch& scratch,
                             std::vector<GrcSegment>& segments, WeightSearchPath path) {
   const std::size_t count = symbols.size();
   if (scratch.weightDecisions.size() < count) {

@@ -22,6 +22,10 @@
 
 namespace ethosu::weights::detail {
 
+/// A weight symbol (0..511: a palette index or a direct code), 16 bits wide so that a stream's symbols
+/// take half the memory (their buffers reach megabytes, and fresh memory costs its page faults).
+using WeightSymbol = std::uint16_t;
+
 /// Symbols up to `end` (exclusive, from the end of the previous segment) use one parameter set.
 struct GrcSegment {
   int parameter = 0; ///< index into kWeightGrcParameters, or the zero-run divisor
@@ -47,7 +51,7 @@ enum class WeightSearchPath : std::uint8_t {
 
 /// Best parameter segments for weight symbols (0..511). `uncompressedBits` (at most 100) prices the
 /// uncompressed parameter (kWeightGrcParameters' last entry) per symbol.
-void searchWeightParameters(std::span<const int> symbols, int uncompressedBits, GrcSearchScratch& scratch,
+void searchWeightParameters(std::span<const WeightSymbol> symbols, int uncompressedBits, GrcSearchScratch& scratch,
                             std::vector<GrcSegment>& segments, WeightSearchPath path = WeightSearchPath::Best);
 
 /// Best divisors (0..3) for zero-run lengths. Changing divisors right after the end of one of

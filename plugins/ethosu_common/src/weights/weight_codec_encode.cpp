@@ -26,7 +26,7 @@ namespace {
 using namespace detail;
 
 struct SliceInput {
-  std::span<const int> weightSymbols;
+  std::span<const WeightSymbol> weightSymbols;
   std::span<const int> zeroRuns; ///< one more than weightSymbols when the slice starts a palette
   const SectionPalette* palette = nullptr;
   bool newPalette = false;
@@ -53,13 +53,13 @@ void writeSliceHeader(BitCursor& writer, const SliceInput& slice, const GrcParam
   }
 }
 
-/// The remainders of the chunk's symbols: their low `divisorBits` bits.
-void writeRemainders(BitCursor& writer, const Chunk& chunk, std::span<const int> symbols, int divisorBits) {
-  const auto mask = static_cast<std::uint32_t>((std::uint64_t{1} << static_cast<unsigned>(divisorBits)) - 1U);
-  const std::span<const int> completed =
+/// The remainders of the chunk's symbols: their low `divisorBits` bits (put keeps only those).
+template <typename Symbol>
+void writeRemainders(BitCursor& writer, const Chunk& chunk, std::span<const Symbol> symbols, int divisorBits) {
+  const std::span<const Symbol> completed =
       symbols.subspan(static_cast<std::size_t>(chunk.firstRemainder), static_cast<std::size_t>(chunk.remainderCount));
-  for (const int symbol : completed) {
-    writer.put(divisorBits, static_cast<std::uint32_t>(symbol) & mask);
+  for (const Symbol symbol : completed) {
+    writer.put(divisorBits, static_cast<std::uint32_t>(symbol));
   }
 }
 
@@ -115,15 +115,15 @@ void writeSlice(BitWriter& output, const SliceInput& slice) {
 
 /// Weight symbols of a section and, in zero-run mode, the run of zeros before each symbol and after the
 /// last one. A section of only zeros codes its first zero as a symbol so that the slice is not empty.
-void splitSymbols(std::span<const std::int16_t> section, const SectionPalette& palette, LargeVector<int>& symbols,
-                  LargeVector<int>& zeroRuns) {
+void splitSymbols(std::span<const std::int16_t> section, const SectionPalette& palette,
+                  LargeVector<WeightSymbol>& symbols, LargeVector<int>& zeroRuns) {
   symbols.clear();
   zeroRuns.clear();
   std::size_t position = 0;
   if (!palette.zeroRuns) {
     symbols.resize(section.size());
     for (; position < section.size(); ++position) {
-      symbols[position] = palette.symbolOf(section[position]);
+      symbols[position] = static_cast<WeightSymbol>(palette.symbolOf(section[position]));
     }
     return;
   }
@@ -139,7 +139,7 @@ void splitSymbols(std::span<const std::int16_t> section, const SectionPalette& p
     if (position == section.size()) {
       break;
     }
-    symbols.push_back(palette.symbolOf(section[position]));
+    symbols.push_back(static_cast<WeightSymbol>(palette.symbolOf(section[position])));
     ++position;
   }
 }
@@ -169,7 +169,7 @@ void planSection(std::span<const std::int16_t> section, CodecWorkspace& workspac
 /// either parameter choice changes, or after 32767 weights.
 template <typename Visit>
 void forEachSlice(const SectionPlan& plan, const CodecWorkspace& workspace, Visit&& visit) {
-  const LargeVector<int>& symbols = workspace.symbols;
+  const LargeVector<WeightSymbol>& symbols = workspace.symbols;
   const std::vector<GrcSegment>& weightSegments = workspace.weightSegments;
   const std::vector<GrcSegment>& zeroRunSegments = workspace.zeroRunSegments;
   const auto symbolCount = static_cast<std::int64_t>(symbols.size());
@@ -188,8 +188,8 @@ void forEachSlice(const SectionPlan& plan, const CodecWorkspace& workspace, Visi
     end = std::min(end, symbolCount);
 
     SliceInput slice;
-    slice.weightSymbols = std::span<const int>(symbols).subspan(static_cast<std::size_t>(position),
-                                                                static_cast<std::size_t>(end - position));
+    slice.weightSymbols = std::span<const WeightSymbol>(symbols).subspan(static_cast<std::size_t>(position),
+                                                                         static_cast<std::size_t>(end - position));
     if (plan.palette.zeroRuns) {
       // The first slice also codes the zeros in front of its first weight.
       const auto first = static_cast<std::size_t>(position + (newPalette ? 0 : 1));
@@ -220,12 +220,12 @@ void forEachSlice(const SectionPlan& plan, const CodecWorkspace& workspace, Visi
 /// (chunker.hpp): a quotient q takes q / step + 1 slots, of which ceil(q / step) are non-zero.
 /// Unsigned 32-bit sums (symbols are 0..511, a slice at most 32767 of them), so that the loop vectorises.
 template <unsigned QuotientPerSlot>
-void countWeightSlots(std::span<const int> symbols, int divisorBits, std::int64_t& slots,
+void countWeightSlots(std::span<const WeightSymbol> symbols, int divisorBits, std::int64_t& slots,
                       std::int64_t& secondUnaryBits) {
   const auto shift = static_cast<unsigned>(divisorBits);
   std::uint32_t slotSum = 0;
   std::uint32_t secondUnarySum = 0;
-  for (const int symbol : symbols) {
+  for (const WeightSymbol symbol : symbols) {
     const std::uint32_t quotient = static_cast<std::uint32_t>(symbol) >> shift;
     slotSum += quotient / QuotientPerSlot;
     secondUnarySum += (quotient + QuotientPerSlot - 1) / QuotientPerSlot;

@@ -84,6 +84,11 @@ std::vector<WeightSearchPath> searchPaths() {
   return paths;
 }
 
+/// The symbols as the encoder holds them (0..511 in 16 bits).
+std::vector<ethosu::weights::detail::WeightSymbol> narrow(const std::vector<int>& symbols) {
+  return {symbols.begin(), symbols.end()};
+}
+
 int signMagnitude(int weight) {
   return weight < 0 ? ((-weight) << 1) | 1 : weight << 1;
 }
@@ -118,7 +123,7 @@ BOOST_AUTO_TEST_CASE(weight_parameter_search_takes_the_plain_searchs_decisions) 
     const int uncompressedBits = std::array{0, 3, 5, 8, 9, 100}[static_cast<std::size_t>(trial % 6)];
     const std::vector<GrcSegment> expected = plainSearch(symbols, uncompressedBits);
     for (const WeightSearchPath path : searchPaths()) {
-      ethosu::weights::detail::searchWeightParameters(symbols, uncompressedBits, scratch, segments, path);
+      ethosu::weights::detail::searchWeightParameters(narrow(symbols), uncompressedBits, scratch, segments, path);
       BOOST_TEST_CONTEXT("trial " << trial << ", " << symbols.size() << " symbols, path " << static_cast<int>(path)) {
         BOOST_TEST(segments == expected, boost::test_tools::per_element());
       }
@@ -144,7 +149,7 @@ BOOST_AUTO_TEST_CASE(every_weight_search_path_takes_the_plain_searchs_decisions_
     for (const int uncompressedBits : {0, 1, 9, 100}) {
       const std::vector<GrcSegment> expected = plainSearch(symbols, uncompressedBits);
       for (const WeightSearchPath path : searchPaths()) {
-        ethosu::weights::detail::searchWeightParameters(symbols, uncompressedBits, scratch, segments, path);
+        ethosu::weights::detail::searchWeightParameters(narrow(symbols), uncompressedBits, scratch, segments, path);
         BOOST_TEST_CONTEXT(symbols.size() << " symbols, uncompressed bits " << uncompressedBits << ", path "
                                           << static_cast<int>(path)) {
           BOOST_TEST(segments == expected, boost::test_tools::per_element());
