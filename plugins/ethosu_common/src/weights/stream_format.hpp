@@ -32,19 +32,9 @@ struct GrcParameter {
   bool uncompressed = false;
 };
 inline constexpr std::array<GrcParameter, 13> kWeightGrcParameters{{
-    {0, false, false},
-    {1, false, false},
-    {2, false, false},
-    {3, false, false},
-    {4, false, false},
-    {5, false, false},
-    {0, true, false},
-    {1, true, false},
-    {2, true, false},
-    {3, true, false},
-    {4, true, false},
-    {5, true, false},
-    {0, false, true},
+    {0, false, false}, {1, false, false}, {2, false, false}, {3, false, false}, {4, false, false},
+    {5, false, false}, {0, true, false},  {1, true, false},  {2, true, false},  {3, true, false},
+    {4, true, false},  {5, true, false},  {0, false, true},
 }};
 /// Zero runs use untruncated parameters with divisors 0..3 (ZDIV).
 inline constexpr int kZeroRunGrcParameterCount = 4;
@@ -53,9 +43,7 @@ inline constexpr int kZeroRunGrcParameterCount = 4;
 inline constexpr int kWeightUnaryBits = 12;
 inline constexpr int kWideUncompressedSymbolsPerChunk = 8;
 /// Zero-run chunks carry 12 unary bits for small divisors and 8 for larger ones.
-[[nodiscard]] constexpr int zeroRunUnaryBits(int divisorBits) {
-  return divisorBits < 3 ? 12 : 8;
-}
+[[nodiscard]] constexpr int zeroRunUnaryBits(int divisorBits) { return divisorBits < 3 ? 12 : 8; }
 /// Weight symbols per chunk: 8 when uncompressed symbols are wider than 5 bits, else 12.
 [[nodiscard]] constexpr int weightSymbolsPerChunk(bool uncompressed, int divisorBits) {
   return uncompressed && divisorBits > 5 ? kWideUncompressedSymbolsPerChunk : kWeightUnaryBits;
@@ -64,9 +52,7 @@ inline constexpr int kWideUncompressedSymbolsPerChunk = 8;
 inline constexpr int kMaxChunkImbalance = 8;
 
 /// Sign-magnitude code of a weight as palettes and direct symbols store it: magnitude << 1 | sign.
-[[nodiscard]] constexpr int signMagnitudeOf(int weight) {
-  return weight < 0 ? ((-weight) << 1) | 1 : weight << 1;
-}
+[[nodiscard]] constexpr int signMagnitudeOf(int weight) { return weight < 0 ? ((-weight) << 1) | 1 : weight << 1; }
 [[nodiscard]] constexpr int weightOfSignMagnitude(int code) {
   const int magnitude = code >> 1;
   return (code & 1) != 0 ? -magnitude : magnitude;

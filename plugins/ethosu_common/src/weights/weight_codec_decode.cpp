@@ -146,8 +146,7 @@ void readSliceBody(BitReader& reader, const SliceHeader& header, std::vector<int
   std::optional<std::vector<int>> previousRuns;
   do {
     const std::int64_t balance = header.zeroRuns ? weights.announced - runs.announced : 0;
-    const bool weightsEnabled =
-        balance < kMaxChunkImbalance && weights.announced < static_cast<std::int64_t>(weightCount);
+    const bool weightsEnabled = balance < kMaxChunkImbalance && weights.announced < static_cast<std::int64_t>(weightCount);
     const bool runsEnabled =
         balance >= 0 && header.zeroRuns && runs.announced < static_cast<std::int64_t>(zeroRunCount);
     std::uint32_t firstUnary = 0;
