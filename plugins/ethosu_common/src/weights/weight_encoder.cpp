@@ -9,57 +9,42 @@
 namespace ethosu::weights {
 namespace {
 
-/// Buffers of prepared weight volumes, handed from one encoding to the next. A volume of megabytes
-/// (a classifier's fully connected weights) is prepared for every block depth and slicing the
-/// schedulers ask about; in a fresh buffer each time, its page faults cost more than its preparation.
-/// Only large buffers are kept, at most a few (one per encoding in flight is enough): small ones come
-/// from the allocator's free lists anyway.
-class VolumeBuffers {
-public:
-  std::vector<std::int16_t> take() {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    if (free_.empty()) {
-      return {};
-    }
-    std::vector<std::int16_t> buffer = std::move(free_.back());
-    free_.pop_back();
-    return buffer;
-  }
-  void give(std::vector<std::int16_t> buffer) {
-    if (buffer.capacity() * sizeof(std::int16_t) < kSmallestKept) {
-      return;
-    }
-    const std::lock_guard<std::mutex> lock(mutex_);
-    if (free_.size() < kMostKept) {
-      free_.push_back(std::move(buffer));
-    }
-  }
-
-private:
-  static constexpr std::size_t kSmallestKept = std::size_t{256} << 10U;
-  static constexpr std::size_t kMostKept = 4;
-  std::mutex mutex_;
-  std::vector<std::vector<std::int16_t>> free_;
-};
-
-VolumeBuffers& volumeBuffers() {
-  static VolumeBuffers buffers;
-  return buffers;
-}
+constexpr std::size_t kSmallestKeptVolume = std::size_t{256} << 10U;
+constexpr std::size_t kMostKeptVolumes = 4;
 
 } // namespace
+
+std::vector<std::int16_t> EthosUWeightEncoder::VolumeBuffers::take() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (free_.empty()) {
+    return {};
+  }
+  std::vector<std::int16_t> buffer = std::move(free_.back());
+  free_.pop_back();
+  return buffer;
+}
+
+void EthosUWeightEncoder::VolumeBuffers::give(std::vector<std::int16_t> buffer) {
+  if (buffer.capacity() * sizeof(std::int16_t) < kSmallestKeptVolume) {
+    return;
+  }
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (free_.size() < kMostKeptVolumes) {
+    free_.push_back(std::move(buffer));
+  }
+}
 
 npu::EncodedWeights EthosUWeightEncoder::encode(const npu::Subgraph& subgraph, const npu::Operation& op,
                                                 const npu::BlockConfig& block, std::span<const int> depthSlices,
                                                 bool keepStream) const {
-  std::optional<WeightStreamInput> input = prepareWeightStream(subgraph, op, volumeBuffers().take());
+  std::optional<WeightStreamInput> input = prepareWeightStream(subgraph, op, volumes_.take());
   if (!input) {
     return {};
   }
   npu::EncodedWeights encoded =
       encodeWeightsAndScales(*input, config_, block.ofmBlock.depth, depthSlices, keepStream, &streams_);
   encoded.originalBytes = subgraph.tensor(op.weights()).byteSize();
-  volumeBuffers().give(std::move(input->weights.values)); // not on the error paths: those end the compile
+  volumes_.give(std::move(input->weights.values)); // not on the error paths: those end the compile
   return encoded;
 }
 
