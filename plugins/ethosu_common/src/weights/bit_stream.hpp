@@ -8,7 +8,9 @@
 #include "npu/core/diagnostics.hpp"
 
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -63,6 +65,11 @@ private:
   void flushWords() {
     const std::size_t start = bytes_.size();
     bytes_.resize(start + wordCount_ * 4U);
+    if constexpr (std::endian::native == std::endian::little) { // the words' bytes are in stream order
+      std::memcpy(bytes_.data() + start, words_.data(), wordCount_ * 4U);
+      wordCount_ = 0;
+      return;
+    }
     for (std::size_t word = 0; word < wordCount_; ++word) {
       for (std::size_t byte = 0; byte < 4U; ++byte) {
         bytes_[start + word * 4U + byte] = static_cast<std::uint8_t>((words_[word] >> (8U * byte)) & 0xffU);

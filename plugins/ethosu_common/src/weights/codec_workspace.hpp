@@ -16,7 +16,7 @@ namespace ethosu::weights::detail {
 
 /// Buffers one thread reuses; holds no result between calls.
 struct CodecWorkspace {
-  LargeVector<int> symbols;
+  LargeVector<WeightSymbol> symbols;
   LargeVector<int> zeroRuns;
   std::vector<GrcSegment> weightSegments;
   std::vector<GrcSegment> zeroRunSegments;

@@ -6,6 +6,11 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include "npu/core/diagnostics.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -161,15 +166,57 @@ void traceBack(std::size_t count, int finalParameter, PreviousOf previousOf, std
   std::reverse(segments.begin(), segments.end());
 }
 
-} // namespace
-
-void searchWeightParameters(std::span<const int> symbols, int uncompressedBits, GrcSearchScratch& scratch,
-                            std::vector<GrcSegment>& segments) {
-  const std::size_t count = symbols.size();
-  if (scratch.weightDecisions.size() < count) {
-    LargeVector<std::uint32_t>().swap(scratch.weightDecisions); // the old decisions are not needed
-    scratch.weightDecisions.resize(count);
+/// The last of decisions[0..end) with a bit of `mask` set, or -1. Parameters change rarely (a change
+/// costs a slice header), so this scans eight decisions at a time, where a walk symbol by symbol
+/// waited at every symbol for the parameter of the one after it.
+[[nodiscard]] std::int64_t lastDecisionWith(const std::uint32_t* decisions, std::int64_t end, std::uint32_t mask) {
+  std::int64_t index = end;
+#if defined(__SSE2__)
+  const __m128i bits = _mm_set1_epi32(static_cast<int>(mask));
+  for (; index >= 8; index -= 8) {
+    const __m128i low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(decisions + index - 8));
+    const __m128i high = _mm_loadu_si128(reinterpret_cast<const __m128i*>(decisions + index - 4));
+    const __m128i any = _mm_and_si128(_mm_or_si128(low, high), bits);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi32(any, _mm_setzero_si128())) != 0xffff) {
+      break; // the last one is among these eight
+    }
   }
+#endif
+  for (--index; index >= 0; --index) {
+    if ((decisions[index] & mask) != 0) {
+      return index;
+    }
+  }
+  return -1;
+}
+
+/// traceBack for the weight search: the parameter before symbol j differs from p exactly where bit p
+/// of decision j is set (a dearer parameter switches to the cheapest, whose bit is clear), and then
+/// is the decision's first cheapest.
+void traceBackWeights(const std::uint32_t* decisions, std::size_t count, int finalParameter,
+                      std::vector<GrcSegment>& segments) {
+  segments.clear();
+  int parameter = finalParameter;
+  auto end = static_cast<std::int64_t>(count);
+  std::int64_t searchEnd = end;
+  while (true) {
+    const std::int64_t change = lastDecisionWith(decisions, searchEnd, 1U << static_cast<unsigned>(parameter));
+    segments.push_back({parameter, end});
+    if (change < 0) {
+      break;
+    }
+    parameter = firstCheapestOf(decisions[change]);
+    end = change;
+    searchEnd = change;
+  }
+  std::reverse(segments.begin(), segments.end());
+}
+
+/// The forward pass of the weight search with SSE2 (or the lanes of the target without it): fills
+/// `decisions` (one per symbol) and returns the decision after the last symbol.
+std::uint32_t forwardWeightSearch(std::span<const WeightSymbol> symbols, int uncompressedBits,
+                                  std::uint32_t* decisions) {
+  const std::size_t count = symbols.size();
   WeightLanes sectionLanes{};
   sectionLanes[kUncompressedParameter] = static_cast<std::int16_t>(uncompressedBits);
   const LaneVector sectionBits = load(sectionLanes);
@@ -197,23 +244,115 @@ void searchWeightParameters(std::span<const int> symbols, int uncompressedBits, 
   if (count > 0) {
     LaneVector costs = bitsOf(0);
     HalfLanes cheapest = broadcastMinimum(costs);
-    scratch.weightDecisions[0] = decision;
+    decisions[0] = decision;
     for (std::size_t index = 1; index < count; ++index) {
       const LaneVector bits = bitsOf(index);
       const LaneVector relative = costs - cheapest;
-      scratch.weightDecisions[index] = decisionOf(relative, changeBits);
+      decisions[index] = decisionOf(relative, changeBits);
       const HalfLanes ahead = broadcastMinimum(costs + bits);
       costs = lanewiseMin(relative, changeBits) + bits;
       cheapest = lanewiseMin(ahead - cheapest, leastBitsOf(index));
     }
     decision = decisionOf(costs - cheapest, changeBits);
   }
+  return decision;
+}
 
-  const auto previousOf = [&](std::size_t index, int parameter) {
-    const std::uint32_t before = scratch.weightDecisions[index];
-    return (before >> static_cast<unsigned>(parameter) & 1U) != 0 ? firstCheapestOf(before) : parameter;
-  };
-  traceBack(count, firstCheapestOf(decision), previousOf, segments);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define NPU_WEIGHT_SEARCH_AVX2 1
+
+#define NPU_AVX2 __attribute__((target("avx2")))
+
+/// decisionOf for 16 lanes in one register: the comparison masks packed to bytes, the 64-bit quarters
+/// then put in the order [greater 0-7, greater 8-15, equal 0-7, equal 8-15].
+NPU_AVX2 inline std::uint32_t decisionOfAvx2(__m256i relative, __m256i changeBits) {
+  const __m256i packed = _mm256_packs_epi16(_mm256_cmpgt_epi16(relative, changeBits),
+                                            _mm256_cmpeq_epi16(relative, _mm256_setzero_si256()));
+  return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_permute4x64_epi64(packed, 0xd8)));
+}
+
+/// Every lane of the result holds the smallest of the 16 lanes of `low` and `high`, all in 0..32767
+/// (unsigned minimums are then the signed ones): SSE4.1's PHMINPOSUW and a broadcast, shorter than
+/// a butterfly of shuffles on the loop-carried chain.
+NPU_AVX2 inline __m128i broadcastMinimumAvx2(__m128i low, __m128i high) {
+  return _mm_broadcastw_epi16(_mm_minpos_epu16(_mm_min_epu16(low, high)));
+}
+
+/// forwardWeightSearch with AVX2. The costs chain stays in two 8-lane registers (a 16-lane register
+/// would put a lane crossing on it); the horizontal minimum is PHMINPOSUW (costs stay below 2^15: at
+/// most 40 + 2 x 10000 + 100); the decision is taken on the two halves joined. Same arithmetic, so
+/// the same decisions.
+NPU_AVX2 std::uint32_t forwardWeightSearchAvx2(std::span<const WeightSymbol> symbols, int uncompressedBits,
+                                               std::uint32_t* decisions) {
+  const std::size_t count = symbols.size();
+  WeightLanes sectionLanes{};
+  sectionLanes[kUncompressedParameter] = static_cast<std::int16_t>(uncompressedBits);
+  const __m128i sectionLow = _mm_loadu_si128(reinterpret_cast<const __m128i*>(sectionLanes.data()));
+  const __m128i sectionHigh = _mm_loadu_si128(reinterpret_cast<const __m128i*>(sectionLanes.data() + kLanes / 2));
+  const __m128i change = _mm_set1_epi16(kParameterChangeBits);
+  const __m256i changeBits = _mm256_set1_epi16(kParameterChangeBits);
+  const auto* table = reinterpret_cast<const __m128i*>(kWeightSymbolBits.data());
+  std::uint32_t decision = decisionOfAvx2(_mm256_setzero_si256(), changeBits);
+  if (count > 0) {
+    const auto first = static_cast<std::size_t>(symbols[0]) * 2;
+    __m128i costsLow = _mm_add_epi16(_mm_loadu_si128(table + first), sectionLow);
+    __m128i costsHigh = _mm_add_epi16(_mm_loadu_si128(table + first + 1), sectionHigh);
+    __m128i cheapest = broadcastMinimumAvx2(costsLow, costsHigh);
+    decisions[0] = decision;
+    const int changeAndUncompressed = kParameterChangeBits + uncompressedBits;
+    for (std::size_t index = 1; index < count; ++index) {
+      const auto symbol = static_cast<std::size_t>(symbols[index]);
+      const __m128i bitsLow = _mm_add_epi16(_mm_loadu_si128(table + symbol * 2), sectionLow);
+      const __m128i bitsHigh = _mm_add_epi16(_mm_loadu_si128(table + symbol * 2 + 1), sectionHigh);
+      const __m128i relativeLow = _mm_sub_epi16(costsLow, cheapest);
+      const __m128i relativeHigh = _mm_sub_epi16(costsHigh, cheapest);
+      decisions[index] = decisionOfAvx2(_mm256_set_m128i(relativeHigh, relativeLow), changeBits);
+      const __m128i ahead = broadcastMinimumAvx2(_mm_add_epi16(costsLow, bitsLow), _mm_add_epi16(costsHigh, bitsHigh));
+      costsLow = _mm_add_epi16(_mm_min_epi16(relativeLow, change), bitsLow);
+      costsHigh = _mm_add_epi16(_mm_min_epi16(relativeHigh, change), bitsHigh);
+      const int least = std::min(kParameterChangeBits + kLeastCompressedBits[symbol], changeAndUncompressed);
+      cheapest = _mm_min_epi16(_mm_sub_epi16(ahead, cheapest), _mm_set1_epi16(static_cast<std::int16_t>(least)));
+    }
+    decision = decisionOfAvx2(_mm256_set_m128i(_mm_sub_epi16(costsHigh, cheapest), _mm_sub_epi16(costsLow, cheapest)),
+                              changeBits);
+  }
+  return decision;
+}
+#undef NPU_AVX2
+#endif
+
+} // namespace
+
+bool weightSearchHasAvx2() {
+#if defined(NPU_WEIGHT_SEARCH_AVX2)
+  static const bool supported = __builtin_cpu_supports("avx2") != 0;
+  return supported;
+#else
+  return false;
+#endif
+}
+
+void searchWeightParameters(std::span<const WeightSymbol> symbols, int uncompressedBits, GrcSearchScratch& scratch,
+                            std::vector<GrcSegment>& segments, WeightSearchPath path) {
+  const std::size_t count = symbols.size();
+  if (scratch.weightDecisions.size() < count) {
+    LargeVector<std::uint32_t>().swap(scratch.weightDecisions); // the old decisions are not needed
+    scratch.weightDecisions.resize(count);
+  }
+  std::uint32_t decision = 0;
+#if defined(NPU_WEIGHT_SEARCH_AVX2)
+  if (path == WeightSearchPath::Avx2 || (path == WeightSearchPath::Best && weightSearchHasAvx2())) {
+    npu::require(weightSearchHasAvx2(), "the AVX2 weight search needs a processor with AVX2");
+    decision = forwardWeightSearchAvx2(symbols, uncompressedBits, scratch.weightDecisions.data());
+  } else {
+    decision = forwardWeightSearch(symbols, uncompressedBits, scratch.weightDecisions.data());
+  }
+#else
+  npu::require(path != WeightSearchPath::Avx2, "the AVX2 weight search needs an x86-64 build");
+  decision = forwardWeightSearch(symbols, uncompressedBits, scratch.weightDecisions.data());
+#endif
+
+  traceBackWeights(scratch.weightDecisions.data(), count, firstCheapestOf(decision), segments);
 }
 
 void searchZeroRunParameters(std::span<const int> runs, std::span<const GrcSegment> weightSegments,

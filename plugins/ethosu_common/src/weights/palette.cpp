@@ -52,6 +52,7 @@ public:
     int paletteSize = 0;
     bool havePalette = false;
     const auto count = std::ssize(weights_);
+    const bool fast = fast_; // a local: the byte stores of markLatest could alias the member
     for (std::int64_t position = 0; position < count; ++position) {
       const int weight = weights_[static_cast<std::size_t>(position)];
       const bool excludeZero = zeroCount > (position - sectionStart) / 4;
@@ -71,7 +72,7 @@ public:
         }
       }
 
-      if (fast_) {
+      if (fast) {
         markLatest(lastSeen, position);
       }
       lastSeen = position;
@@ -150,7 +151,7 @@ private:
   /// saves bits compared with the current coding.
   void considerNewPalette(std::int64_t position, std::int64_t window, bool excludeZero) {
     const std::int64_t nonZeros = position - sectionStart_ - zeroCount_;
-    if (nonZeros <= 0 || nonZeros % window != 0) {
+    if (nonZeros <= 0 || (nonZeros & (window - 1)) != 0) { // windows are powers of two: no division
       return;
     }
     const std::int64_t candidateStart = startOfLastNonZeros(window + 1);
@@ -335,9 +336,21 @@ std::vector<std::size_t> findPaletteSections(std::span<const std::int16_t> weigh
 }
 
 SectionPalette choosePalette(std::span<const std::int16_t> section) {
+  // Two histograms of 32-bit counts, alternate weights in each: a run of equal weights (zeros, often)
+  // then makes two chains of increments of one counter each instead of one twice as long, each
+  // waiting for the previous one's store. Sections are at most a stream (under 2^31 weights).
+  std::array<std::array<std::uint32_t, kWeightSlots>, 2> partial{};
+  const std::size_t pairs = section.size() / 2;
+  for (std::size_t pair = 0; pair < pairs; ++pair) {
+    ++partial[0][slotOf(section[2 * pair])];
+    ++partial[1][slotOf(section[2 * pair + 1])];
+  }
+  if (section.size() % 2 != 0) {
+    ++partial[0][slotOf(section.back())];
+  }
   std::array<std::int64_t, kWeightSlots> frequency{};
-  for (const std::int16_t weight : section) {
-    ++frequency[slotOf(weight)];
+  for (std::size_t slot = 0; slot < frequency.size(); ++slot) {
+    frequency[slot] = std::int64_t{partial[0][slot]} + partial[1][slot];
   }
   SectionPalette palette;
   palette.zeroRuns = useZeroRuns(frequency);

@@ -6,6 +6,7 @@
 #include "ethosu/weights/weight_codec.hpp"
 
 #include "bit_stream.hpp"
+#include "chunker.hpp"
 #include "codec_workspace.hpp"
 #include "grc_search.hpp"
 #include "palette.hpp"
@@ -24,102 +25,8 @@ namespace {
 
 using namespace detail;
 
-/// One chunk of a weight or zero-run symbol stream: unary parts of the quotients and the remainders of
-/// the symbols that completed in it (written one chunk later, interleaved with the next chunk).
-struct Chunk {
-  std::uint32_t unary = 0;       ///< weights: first unary field (WUNARY0); zero runs: ZUNARY
-  std::uint32_t secondUnary = 0; ///< weights only: WUNARY1
-  int secondUnaryBits = 0;
-  std::array<int, kWeightUnaryBits> remainders{}; ///< a chunk completes at most 12 symbols
-  int remainderCount = 0;
-};
-
-/// Which of the two symbol streams of a slice a Chunker cuts.
-enum class SymbolKind : std::uint8_t { Weights, ZeroRuns };
-
-/// Cuts a symbol sequence into chunks of `slots` unary slots. Quotients are sent in unary: a weight
-/// slot holds up to 2 (3 when truncated) of the quotient, a zero-run slot holds 1. Past the end, the
-/// remaining slots are padded with zero quotients that carry no remainder.
-class Chunker {
-public:
-  Chunker(std::span<const int> symbols, int divisorBits, bool truncated, int slots, SymbolKind kind)
-      : symbols_(symbols), divisorBits_(divisorBits), step_(kind == SymbolKind::ZeroRuns ? 1 : (truncated ? 3 : 2)),
-        slots_(slots) {}
-
-  [[nodiscard]] std::int64_t position() const { return position_; }
-  [[nodiscard]] bool done() const { return position_ >= std::ssize(symbols_); }
-
-  /// Cuts the next chunk into `chunk` (whose remainders beyond its count are left as they were).
-  void next(Chunk& chunk) {
-    chunk.unary = 0;
-    chunk.secondUnary = 0;
-    chunk.secondUnaryBits = 0;
-    chunk.remainderCount = 0;
-    switch (step_) {
-    case 1:
-      nextChunk<1>(chunk);
-      break;
-    case 2:
-      nextChunk<2>(chunk);
-      break;
-    default:
-      nextChunk<3>(chunk);
-      break;
-    }
-  }
-
-private:
-  /// Slot k of a quotient q holds q - k * Step while that is not negative; its unary bit says whether
-  /// that is positive, and (weights: Step 2 or 3) a positive one adds a second unary bit saying
-  /// whether it is above 1. A symbol's slots may continue in the next chunk; its remainder goes with
-  /// the chunk of its last slot.
-  template <int Step>
-  void nextChunk(Chunk& chunk) {
-    const auto count = std::ssize(symbols_);
-    const int remainderMask = (1 << divisorBits_) - 1;
-    int slot = 0;
-    while (slot < slots_) {
-      if (quotient_ < 0) {
-        if (position_ >= count) {
-          return; // padding: zero quotients without remainders fill the rest
-        }
-        const int symbol = symbols_[static_cast<std::size_t>(position_)];
-        quotient_ = symbol >> divisorBits_;
-        remainder_ = symbol & remainderMask;
-      }
-      const int taken = std::min(quotient_ / Step + 1, slots_ - slot);
-      const int positive = std::min(taken, (quotient_ + Step - 1) / Step);
-      chunk.unary |= static_cast<std::uint32_t>(lowBits(positive) << static_cast<unsigned>(slot));
-      if constexpr (Step > 1) {
-        const int aboveOne = std::min(taken, (quotient_ + Step - 2) / Step);
-        chunk.secondUnary |=
-            static_cast<std::uint32_t>(lowBits(aboveOne) << static_cast<unsigned>(chunk.secondUnaryBits));
-        chunk.secondUnaryBits += positive;
-      }
-      quotient_ -= taken * Step;
-      slot += taken;
-      if (quotient_ < 0) {
-        chunk.remainders[static_cast<std::size_t>(chunk.remainderCount++)] = remainder_;
-        ++position_;
-      }
-    }
-  }
-
-  [[nodiscard]] static std::uint64_t lowBits(int count) {
-    return (std::uint64_t{1} << static_cast<unsigned>(count)) - 1U;
-  }
-
-  std::span<const int> symbols_;
-  int divisorBits_;
-  int step_; ///< quotient per slot: 1 for zero runs, 2 for weights, 3 for truncated weights
-  int slots_;
-  std::int64_t position_ = 0;
-  int quotient_ = -1;
-  int remainder_ = -1;
-};
-
 struct SliceInput {
-  std::span<const int> weightSymbols;
+  std::span<const WeightSymbol> weightSymbols;
   std::span<const int> zeroRuns; ///< one more than weightSymbols when the slice starts a palette
   const SectionPalette* palette = nullptr;
   bool newPalette = false;
@@ -146,9 +53,13 @@ void writeSliceHeader(BitCursor& writer, const SliceInput& slice, const GrcParam
   }
 }
 
-void writeRemainders(BitCursor& writer, const Chunk& chunk, int divisorBits) {
-  for (int index = 0; index < chunk.remainderCount; ++index) {
-    writer.put(divisorBits, static_cast<std::uint32_t>(chunk.remainders[static_cast<std::size_t>(index)]));
+/// The remainders of the chunk's symbols: their low `divisorBits` bits (put keeps only those).
+template <typename Symbol>
+void writeRemainders(BitCursor& writer, const Chunk& chunk, std::span<const Symbol> symbols, int divisorBits) {
+  const std::span<const Symbol> completed =
+      symbols.subspan(static_cast<std::size_t>(chunk.firstRemainder), static_cast<std::size_t>(chunk.remainderCount));
+  for (const Symbol symbol : completed) {
+    writer.put(divisorBits, static_cast<std::uint32_t>(symbol));
   }
 }
 
@@ -193,10 +104,10 @@ void writeSlice(BitWriter& output, const SliceInput& slice) {
       writer.put(weightChunks[current].secondUnaryBits, weightChunks[current].secondUnary);
     }
     if (haveWeights[previous]) {
-      writeRemainders(writer, weightChunks[previous], weightDivisor);
+      writeRemainders(writer, weightChunks[previous], slice.weightSymbols, weightDivisor);
     }
     if (haveZeroRuns[previous]) {
-      writeRemainders(writer, zeroRunChunks[previous], slice.zeroRunDivisorBits);
+      writeRemainders(writer, zeroRunChunks[previous], slice.zeroRuns, slice.zeroRunDivisorBits);
     }
     current = previous;
   } while (haveWeights[current ^ 1U] || haveZeroRuns[current ^ 1U]);
@@ -204,15 +115,15 @@ void writeSlice(BitWriter& output, const SliceInput& slice) {
 
 /// Weight symbols of a section and, in zero-run mode, the run of zeros before each symbol and after the
 /// last one. A section of only zeros codes its first zero as a symbol so that the slice is not empty.
-void splitSymbols(std::span<const std::int16_t> section, const SectionPalette& palette, LargeVector<int>& symbols,
-                  LargeVector<int>& zeroRuns) {
+void splitSymbols(std::span<const std::int16_t> section, const SectionPalette& palette,
+                  LargeVector<WeightSymbol>& symbols, LargeVector<int>& zeroRuns) {
   symbols.clear();
   zeroRuns.clear();
   std::size_t position = 0;
   if (!palette.zeroRuns) {
     symbols.resize(section.size());
     for (; position < section.size(); ++position) {
-      symbols[position] = palette.symbolOf(section[position]);
+      symbols[position] = static_cast<WeightSymbol>(palette.symbolOf(section[position]));
     }
     return;
   }
@@ -228,7 +139,7 @@ void splitSymbols(std::span<const std::int16_t> section, const SectionPalette& p
     if (position == section.size()) {
       break;
     }
-    symbols.push_back(palette.symbolOf(section[position]));
+    symbols.push_back(static_cast<WeightSymbol>(palette.symbolOf(section[position])));
     ++position;
   }
 }
@@ -258,7 +169,7 @@ void planSection(std::span<const std::int16_t> section, CodecWorkspace& workspac
 /// either parameter choice changes, or after 32767 weights.
 template <typename Visit>
 void forEachSlice(const SectionPlan& plan, const CodecWorkspace& workspace, Visit&& visit) {
-  const LargeVector<int>& symbols = workspace.symbols;
+  const LargeVector<WeightSymbol>& symbols = workspace.symbols;
   const std::vector<GrcSegment>& weightSegments = workspace.weightSegments;
   const std::vector<GrcSegment>& zeroRunSegments = workspace.zeroRunSegments;
   const auto symbolCount = static_cast<std::int64_t>(symbols.size());
@@ -277,8 +188,8 @@ void forEachSlice(const SectionPlan& plan, const CodecWorkspace& workspace, Visi
     end = std::min(end, symbolCount);
 
     SliceInput slice;
-    slice.weightSymbols = std::span<const int>(symbols).subspan(static_cast<std::size_t>(position),
-                                                                static_cast<std::size_t>(end - position));
+    slice.weightSymbols = std::span<const WeightSymbol>(symbols).subspan(static_cast<std::size_t>(position),
+                                                                         static_cast<std::size_t>(end - position));
     if (plan.palette.zeroRuns) {
       // The first slice also codes the zeros in front of its first weight.
       const auto first = static_cast<std::size_t>(position + (newPalette ? 0 : 1));
@@ -306,15 +217,15 @@ void forEachSlice(const SectionPlan& plan, const CodecWorkspace& workspace, Visi
 }
 
 /// Unary slots and second unary bits of symbols whose quotients fill `QuotientPerSlot` per slot
-/// (Chunker::fillSlots): a quotient q takes q / step + 1 slots, of which ceil(q / step) are non-zero.
+/// (chunker.hpp): a quotient q takes q / step + 1 slots, of which ceil(q / step) are non-zero.
 /// Unsigned 32-bit sums (symbols are 0..511, a slice at most 32767 of them), so that the loop vectorises.
 template <unsigned QuotientPerSlot>
-void countWeightSlots(std::span<const int> symbols, int divisorBits, std::int64_t& slots,
+void countWeightSlots(std::span<const WeightSymbol> symbols, int divisorBits, std::int64_t& slots,
                       std::int64_t& secondUnaryBits) {
   const auto shift = static_cast<unsigned>(divisorBits);
   std::uint32_t slotSum = 0;
   std::uint32_t secondUnarySum = 0;
-  for (const int symbol : symbols) {
+  for (const WeightSymbol symbol : symbols) {
     const std::uint32_t quotient = static_cast<std::uint32_t>(symbol) >> shift;
     slotSum += quotient / QuotientPerSlot;
     secondUnarySum += (quotient + QuotientPerSlot - 1) / QuotientPerSlot;

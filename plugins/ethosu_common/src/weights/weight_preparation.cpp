@@ -80,7 +80,8 @@ void widen(std::span<const std::uint8_t> raw, std::vector<std::int16_t>& out) {
 
 /// Weights read in OHWI with one zero point per OFM channel subtracted (int16 arithmetic, as the
 /// reference's "early zero-point correction").
-WeightVolume readVolume(const Context& context, const npu::Tensor& weights, WeightRole role) {
+WeightVolume readVolume(const Context& context, const npu::Tensor& weights, WeightRole role,
+                        std::vector<std::int16_t> storage) {
   const npu::Shape& shape = weights.shape;
   // The weights are 8-bit, or int16 (checked by the caller): read from the constant's little-endian bytes.
   const std::span<const std::uint8_t> raw = weights.bytes();
@@ -88,6 +89,8 @@ WeightVolume readVolume(const Context& context, const npu::Tensor& weights, Weig
   const bool wide = weights.type == npu::DataType::Int16;
   const std::size_t elementBytes = wide ? 2 : 1;
   WeightVolume volume;
+  volume.values = std::move(storage);
+  volume.values.clear();
   auto dimension = [&](int axis) { return shape[axis]; };
   if (role == WeightRole::FullyConnected) {
     const bool flat = shape.rank() == 2;
@@ -339,7 +342,8 @@ void prepareScalesAndBiases(const Context& context, WeightStreamInput& input, co
 
 } // namespace
 
-std::optional<WeightStreamInput> prepareWeightStream(const npu::Subgraph& subgraph, const npu::Operation& op) {
+std::optional<WeightStreamInput> prepareWeightStream(const npu::Subgraph& subgraph, const npu::Operation& op,
+                                                     std::vector<std::int16_t> storage) {
   const Context context{subgraph, op};
   const npu::TensorId weightsId = op.weights();
   if (!subgraph.validTensorId(weightsId)) {
@@ -367,7 +371,7 @@ std::optional<WeightStreamInput> prepareWeightStream(const npu::Subgraph& subgra
   const npu::Tensor& ofm = context.required(op.ofm(), "OFM");
 
   WeightStreamInput input;
-  input.weights = readVolume(context, weights, *role);
+  input.weights = readVolume(context, weights, *role, std::move(storage));
   input.ifmBits = npu::bitsOf(ifm.type);
   if (op.kernel && *role != WeightRole::FullyConnected) {
     if (op.kernel->height != input.weights.kernelHeight || op.kernel->width != input.weights.kernelWidth) {

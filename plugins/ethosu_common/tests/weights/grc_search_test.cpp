@@ -26,6 +26,7 @@ namespace {
 using ethosu::weights::detail::GrcSearchScratch;
 using ethosu::weights::detail::GrcSegment;
 using ethosu::weights::detail::kWeightGrcParameters;
+using ethosu::weights::detail::WeightSearchPath;
 
 constexpr std::int64_t kChangeBits = 40;
 
@@ -48,9 +49,7 @@ std::vector<GrcSegment> plainSearch(const std::vector<int>& symbols, int uncompr
   const int parameters = static_cast<int>(kWeightGrcParameters.size());
   std::vector<std::int64_t> cost(static_cast<std::size_t>(parameters), 0);
   std::vector<std::vector<int>> previous(symbols.size(), std::vector<int>(static_cast<std::size_t>(parameters)));
-  const auto cheapest = [&] {
-    return static_cast<int>(std::min_element(cost.begin(), cost.end()) - cost.begin());
-  };
+  const auto cheapest = [&] { return static_cast<int>(std::min_element(cost.begin(), cost.end()) - cost.begin()); };
   for (std::size_t index = 0; index < symbols.size(); ++index) {
     const int best = cheapest();
     const std::int64_t switchCost = cost[static_cast<std::size_t>(best)] + kChangeBits;
@@ -64,7 +63,8 @@ std::vector<GrcSegment> plainSearch(const std::vector<int>& symbols, int uncompr
   int parameter = cheapest();
   auto end = static_cast<std::int64_t>(symbols.size());
   for (auto index = static_cast<std::int64_t>(symbols.size()); index >= 0; --index) {
-    const int before = index == 0 ? parameter : previous[static_cast<std::size_t>(index - 1)][static_cast<std::size_t>(parameter)];
+    const int before =
+        index == 0 ? parameter : previous[static_cast<std::size_t>(index - 1)][static_cast<std::size_t>(parameter)];
     if (before != parameter || index == 0) {
       segments.push_back({parameter, end});
       parameter = before;
@@ -75,7 +75,23 @@ std::vector<GrcSegment> plainSearch(const std::vector<int>& symbols, int uncompr
   return segments;
 }
 
-int signMagnitude(int weight) { return weight < 0 ? ((-weight) << 1) | 1 : weight << 1; }
+/// The baseline search, and the AVX2 one where the processor has it.
+std::vector<WeightSearchPath> searchPaths() {
+  std::vector<WeightSearchPath> paths{WeightSearchPath::Baseline};
+  if (ethosu::weights::detail::weightSearchHasAvx2()) {
+    paths.push_back(WeightSearchPath::Avx2);
+  }
+  return paths;
+}
+
+/// The symbols as the encoder holds them (0..511 in 16 bits).
+std::vector<ethosu::weights::detail::WeightSymbol> narrow(const std::vector<int>& symbols) {
+  return {symbols.begin(), symbols.end()};
+}
+
+int signMagnitude(int weight) {
+  return weight < 0 ? ((-weight) << 1) | 1 : weight << 1;
+}
 
 } // namespace
 
@@ -101,18 +117,44 @@ BOOST_AUTO_TEST_CASE(weight_parameter_search_takes_the_plain_searchs_decisions) 
         weight *= 9;
       }
       weight = std::clamp(weight, -255, 255);
-      symbols[index] = trial % 3 == 2 ? static_cast<int>(random() % static_cast<unsigned>(trial % 512 + 1))
-                                      : signMagnitude(weight);
+      symbols[index] =
+          trial % 3 == 2 ? static_cast<int>(random() % static_cast<unsigned>(trial % 512 + 1)) : signMagnitude(weight);
     }
     const int uncompressedBits = std::array{0, 3, 5, 8, 9, 100}[static_cast<std::size_t>(trial % 6)];
-    ethosu::weights::detail::searchWeightParameters(symbols, uncompressedBits, scratch, segments);
     const std::vector<GrcSegment> expected = plainSearch(symbols, uncompressedBits);
-    BOOST_TEST_CONTEXT("trial " << trial << ", " << symbols.size() << " symbols") {
-      BOOST_TEST(segments == expected, boost::test_tools::per_element());
+    for (const WeightSearchPath path : searchPaths()) {
+      ethosu::weights::detail::searchWeightParameters(narrow(symbols), uncompressedBits, scratch, segments, path);
+      BOOST_TEST_CONTEXT("trial " << trial << ", " << symbols.size() << " symbols, path " << static_cast<int>(path)) {
+        BOOST_TEST(segments == expected, boost::test_tools::per_element());
+      }
     }
     ++compared;
     withChanges += expected.size() > 1 ? 1 : 0;
   }
   // The inputs must exercise parameter changes, or the comparison shows little.
   BOOST_TEST(withChanges > compared / 3);
+}
+
+BOOST_AUTO_TEST_CASE(every_weight_search_path_takes_the_plain_searchs_decisions_at_the_edges) {
+  GrcSearchScratch scratch;
+  std::vector<GrcSegment> segments;
+  std::vector<int> ramp; // every symbol, up and down: the dearest costs the lanes hold
+  for (int symbol = 0; symbol < 512; ++symbol) {
+    ramp.push_back(symbol);
+  }
+  ramp.insert(ramp.end(), ramp.rbegin(), ramp.rend());
+  const std::vector<std::vector<int>> inputs{
+      {}, {0}, {511}, std::vector<int>(1000, 511), std::vector<int>(1000, 0), ramp, {0, 511, 0, 511, 0, 511}};
+  for (const std::vector<int>& symbols : inputs) {
+    for (const int uncompressedBits : {0, 1, 9, 100}) {
+      const std::vector<GrcSegment> expected = plainSearch(symbols, uncompressedBits);
+      for (const WeightSearchPath path : searchPaths()) {
+        ethosu::weights::detail::searchWeightParameters(narrow(symbols), uncompressedBits, scratch, segments, path);
+        BOOST_TEST_CONTEXT(symbols.size() << " symbols, uncompressed bits " << uncompressedBits << ", path "
+                                          << static_cast<int>(path)) {
+          BOOST_TEST(segments == expected, boost::test_tools::per_element());
+        }
+      }
+    }
+  }
 }

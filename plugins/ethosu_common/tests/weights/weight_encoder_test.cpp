@@ -67,8 +67,8 @@ OneOperation convolution() {
   npu::Tensor weights = constant("w", npu::Shape{16, 3, 3, 8}, npu::DataType::Int8, ramp(16 * 9 * 8));
   weights.quantisation.scale = {0.02};
   weights.quantisation.zeroPoint = {0};
-  return makeOperation(npu::OpType::Conv2DBias, featureMap("ifm", {1, 8, 8, 8}, npu::DataType::Int8, 0.5),
-                       weights, constant("b", npu::Shape{16}, npu::DataType::Int32, std::vector<std::int32_t>(16, 3)),
+  return makeOperation(npu::OpType::Conv2DBias, featureMap("ifm", {1, 8, 8, 8}, npu::DataType::Int8, 0.5), weights,
+                       constant("b", npu::Shape{16}, npu::DataType::Int32, std::vector<std::int32_t>(16, 3)),
                        featureMap("ofm", {1, 8, 8, 16}, npu::DataType::Int8, 0.25));
 }
 
@@ -135,6 +135,35 @@ BOOST_AUTO_TEST_CASE(fully_connected_weights_are_one_by_one_kernels_traversed_de
   BOOST_TEST(input->weights.at(3, 0, 0, 7) == ramp(400)[3 * 40 + 7]);
 }
 
+BOOST_AUTO_TEST_CASE(a_volume_prepared_into_a_used_buffer_equals_one_prepared_into_a_fresh_one) {
+  const OneOperation conv = convolution();
+  const std::optional<WeightStreamInput> fresh = prepareWeightStream(conv.subgraph, conv.op());
+  BOOST_REQUIRE(fresh.has_value());
+  // Depthwise (general path) and convolution (widening path) volumes, each into a buffer of stale
+  // values larger and smaller than the volume: the buffer's capacity is reused, none of its values.
+  for (const std::size_t staleSize : {std::size_t{3}, fresh->weights.values.size() * 4}) {
+    std::vector<std::int16_t> stale(staleSize, 77);
+    const std::int16_t* memory = stale.data();
+    const std::optional<WeightStreamInput> reused = prepareWeightStream(conv.subgraph, conv.op(), std::move(stale));
+    BOOST_REQUIRE(reused.has_value());
+    BOOST_TEST(reused->weights.values == fresh->weights.values, boost::test_tools::per_element());
+    if (staleSize > fresh->weights.values.size()) {
+      BOOST_TEST(reused->weights.values.data() == memory);
+    }
+  }
+  std::vector<std::uint8_t> values(2 * 2 * 4, 131);
+  npu::Tensor weights = constant("w", npu::Shape{1, 2, 2, 4}, npu::DataType::UInt8, values);
+  weights.quantisation.scale = {0.1};
+  weights.quantisation.zeroPoint = {128};
+  const OneOperation depthwise =
+      makeOperation(npu::OpType::DepthwiseConv2DBias, featureMap("ifm", {1, 5, 5, 4}, npu::DataType::UInt8, 1.0),
+                    weights, std::nullopt, featureMap("ofm", {1, 4, 4, 4}, npu::DataType::UInt8, 1.0));
+  const std::optional<WeightStreamInput> reused =
+      prepareWeightStream(depthwise.subgraph, depthwise.op(), std::vector<std::int16_t>(100, -5));
+  BOOST_REQUIRE(reused.has_value());
+  BOOST_TEST(reused->weights.values == std::vector<std::int16_t>(16, 3), boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(sixteen_bit_ifms_without_bias_use_reduced_scales) {
   npu::Tensor weights = constant("w", npu::Shape{4, 1, 1, 4}, npu::DataType::Int8, ramp(16));
   weights.quantisation.scale = {0.5};
@@ -175,8 +204,9 @@ BOOST_AUTO_TEST_CASE(operations_without_weights_encode_to_nothing) {
 BOOST_AUTO_TEST_CASE(weights_the_encoder_cannot_handle_raise_an_error_naming_the_operation) {
   OneOperation lstm = convolution();
   lstm.subgraph.operation(lstm.id).type = npu::OpType::Lstm;
-  BOOST_CHECK_EXCEPTION(static_cast<void>(prepareWeightStream(lstm.subgraph, lstm.op())), npu::Error,
-                        [](const npu::Error& error) { return error.location().object.find("'ofm'") != std::string::npos; });
+  BOOST_CHECK_EXCEPTION(
+      static_cast<void>(prepareWeightStream(lstm.subgraph, lstm.op())), npu::Error,
+      [](const npu::Error& error) { return error.location().object.find("'ofm'") != std::string::npos; });
   OneOperation wrongKernel = convolution();
   wrongKernel.subgraph.operation(wrongKernel.id).kernel->width = 5;
   BOOST_CHECK_THROW(static_cast<void>(prepareWeightStream(wrongKernel.subgraph, wrongKernel.op())), npu::Error);
@@ -207,7 +237,8 @@ BOOST_AUTO_TEST_CASE(concurrent_encodes_give_identical_results) {
   std::vector<npu::EncodedWeights> results(4);
   std::vector<std::thread> threads;
   for (std::size_t index = 0; index < results.size(); ++index) {
-    threads.emplace_back([&, index] { results[index] = encoder.encode(conv.subgraph, conv.op(), blockOfDepth(16), slices, true); });
+    threads.emplace_back(
+        [&, index] { results[index] = encoder.encode(conv.subgraph, conv.op(), blockOfDepth(16), slices, true); });
   }
   for (std::thread& thread : threads) {
     thread.join();

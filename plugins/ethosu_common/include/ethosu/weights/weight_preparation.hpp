@@ -24,8 +24,11 @@
 
 namespace ethosu::weights {
 
-/// The stream input of `op`, or nullopt when the operation has no weights.
-[[nodiscard]] std::optional<WeightStreamInput> prepareWeightStream(const npu::Subgraph& subgraph,
-                                                                   const npu::Operation& op);
+/// The stream input of `op`, or nullopt when the operation has no weights. The weight volume's values
+/// are written into `storage` (its contents are dropped, its capacity reused): an encoder that prepares
+/// large volumes again and again can hand the buffer of the last one back instead of touching fresh
+/// memory each time.
+[[nodiscard]] std::optional<WeightStreamInput>
+prepareWeightStream(const npu::Subgraph& subgraph, const npu::Operation& op, std::vector<std::int16_t> storage = {});
 
 } // namespace ethosu::weights
