@@ -136,7 +136,10 @@ bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
     // "write_offset_keeps_brick": the flag of an unaligned write was another tensor's (removeReshapesVela21).
     const bool offsetAvoids =
         unaligned(op.writeOffset) && !op.attributes.getOr<bool>("write_offset_keeps_brick", false);
-    if (op.ofm() == id && (offsetAvoids || (!op.ofmShapes.empty() && op.ofmShapes.front() != shape))) {
+    // "ofm_view_keeps_brick": an activation fused into it left it its OFM view (fuseActivationsWithProducers).
+    const bool viewAvoids = !op.ofmShapes.empty() && op.ofmShapes.front() != shape &&
+                            !op.attributes.getOr<bool>("ofm_view_keeps_brick", false);
+    if (op.ofm() == id && (offsetAvoids || viewAvoids)) {
       return true;
     }
     // A view the 2.1 lowering took from a memory-only pass it removed is a tensor of its own in 2.1.1.
