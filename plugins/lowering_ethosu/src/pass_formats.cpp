@@ -67,7 +67,8 @@ bool mustStayLinear(const Subgraph& subgraph, const DataflowIndex& dataflow, Ten
         producer.attributes.getOr<std::string>("memory_function", "") == "VariableTensorWrite" ||
         producer.attributes.getOr<std::int64_t>("linear_ofm_tensor", -1) == static_cast<std::int64_t>(id) ||
         (producer.writeOffset && producer.writeOffset->depth % 16 != 0) ||
-        (!producer.ofmShapes.empty() && producer.ofmShapes[0] != shape) ||
+        (!producer.ofmShapes.empty() && producer.ofmShapes[0] != shape &&
+         !producer.attributes.getOr<bool>("ofm_view_keeps_brick", false)) ||
         (producer.sourceType == "RESIZE_BILINEAR" && producer.type == OpType::DepthwiseConv2DBias)) {
       return true;
     }

@@ -106,13 +106,22 @@ void removeReshapesVela21(Subgraph& subgraph) {
     if (ofmIsOutput && (ifmIsGraphInput || isSubgraphOutput(subgraph, ifm))) {
       const TensorId copy = cloneTensor(subgraph, ifm, "_clone");
       Operation nop = makeAvgPoolNop(op, subgraph.tensor(ifm).name + "_avgpool");
+      // Every reader reads the copy (insert_copy_op_after_tens), so it comes before the first of them.
+      std::size_t position = i;
+      for (std::size_t reader = 0; reader < i; ++reader) {
+        const auto& inputs = subgraph.operations[reader].inputs;
+        if (std::find(inputs.begin(), inputs.end(), ifm) != inputs.end()) {
+          position = reader;
+          break;
+        }
+      }
       for (Operation& reader : subgraph.operations) {
         std::replace(reader.inputs.begin(), reader.inputs.end(), ifm, copy);
       }
       nop.inputs = {ifm};
       nop.outputs = {copy};
       setDefaultShapes(subgraph, nop);
-      subgraph.operations.insert(subgraph.operations.begin() + static_cast<std::ptrdiff_t>(i), std::move(nop));
+      subgraph.operations.insert(subgraph.operations.begin() + static_cast<std::ptrdiff_t>(position), std::move(nop));
       ++i;
       ifm = copy;
     }

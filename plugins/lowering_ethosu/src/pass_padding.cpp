@@ -188,6 +188,53 @@ void addPaddingFields(Subgraph& subgraph, const LoweringContext& /*context*/) {
   }
 }
 
+namespace {
+
+/// Which operations Vela still sees: those whose results reach a subgraph output. Vela's consumer lists
+/// are rebuilt from the outputs after each rewrite, so a side chain nothing reads any more (a SHAPE,
+/// STRIDED_SLICE, PACK that computed a removed RESHAPE's shape), or one 2.1.1 no longer reaches
+/// ("no_pass", markRemovedShapeChainsVela21), reads nothing.
+std::vector<bool> operationsVelaSees(const Subgraph& subgraph) {
+  std::vector<bool> live(subgraph.tensors.size(), false);
+  for (TensorId output : subgraph.outputs) {
+    if (subgraph.validTensorId(output)) {
+      live[static_cast<std::size_t>(output)] = true;
+    }
+  }
+  std::vector<bool> seen(subgraph.operations.size(), false);
+  for (std::size_t i = subgraph.operations.size(); i-- > 0;) {
+    const Operation& op = subgraph.operations[i];
+    const bool removedChain =
+        op.attributes.getOr<bool>("no_pass", false) && !op.attributes.getOr<bool>("bypassed_reshape", false);
+    const bool used = std::any_of(op.outputs.begin(), op.outputs.end(), [&](TensorId output) {
+      return subgraph.validTensorId(output) && live[static_cast<std::size_t>(output)];
+    });
+    if (!used || removedChain) {
+      continue;
+    }
+    seen[i] = true;
+    for (TensorId input : op.inputs) {
+      if (subgraph.validTensorId(input)) {
+        live[static_cast<std::size_t>(input)] = true;
+      }
+    }
+  }
+  return seen;
+}
+
+int readerCount(const Subgraph& subgraph, const std::vector<bool>& seen, TensorId tensor) {
+  int count = isSubgraphOutput(subgraph, tensor) ? 1 : 0;
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+    const auto& inputs = subgraph.operations[i].inputs;
+    if (seen[i] && std::find(inputs.begin(), inputs.end(), tensor) != inputs.end()) {
+      ++count;
+    }
+  }
+  return count;
+}
+
+} // namespace
+
 void fuseActivationsWithProducers(Subgraph& subgraph, const LoweringContext& context) {
   for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
     const Operation op = subgraph.operations[i];
@@ -204,12 +251,18 @@ void fuseActivationsWithProducers(Subgraph& subgraph, const LoweringContext& con
     const bool quantizeVela21 = producer.attributes.getOr<bool>("pass_primary_nop", false);
     const bool fuse = producer.placement == Placement::Npu && producer.type != OpType::Memcpy &&
                       isMainOperation(producer.type) && !quantizeVela21 &&
-                      consumerCount(subgraph, producer.ofm()) == 1 && !producer.activation &&
-                      (op.activation->lut == kNoTensor || context.lutFusionAllowed);
+                      readerCount(subgraph, operationsVelaSees(subgraph), producer.ofm()) == 1 &&
+                      !producer.activation && (op.activation->lut == kNoTensor || context.lutFusionAllowed);
     if (!fuse) {
       continue;
     }
     producer.activation = op.activation;
+    if (context.release == VelaRelease::V2_1 && !producer.ofmShapes.empty() &&
+        (op.ofmShapes.empty() || op.ofmShapes[0] == shape4Of(subgraph, op.ofm()))) {
+      // 2.1.1 keeps the producer's OFM shape (a view, e.g. before a removed RESHAPE): the tensor it now
+      // writes follows only that tensor's own avoid-brick flag, which no reshape set.
+      producer.attributes.set("ofm_view_keeps_brick", true);
+    }
     for (const char* key : {"forced_output_quantisation", "forced_output_scale", "forced_output_zero_point"}) {
       if (const AttributeValue* value = op.attributes.find(key)) {
         producer.attributes.set(key, *value);

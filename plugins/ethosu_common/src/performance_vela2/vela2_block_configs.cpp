@@ -94,6 +94,15 @@ std::vector<npu::BlockConfig> blockConfigCandidates(const Architecture& arch, co
   if (op.attributes.getOr<std::string>("memory_function", "") == "ConcatSliceWrite") {
     shapes.ofm = subgraph.ofmShape(op);
   }
+  // Likewise an operation reading part of a tensor (a split's copy, or the reader a split's read was
+  // moved into: remove_SplitSliceRead gives it the split input's shape) has the whole tensor as its IFM,
+  // so its IFM block depth follows the whole tensor's depth.
+  if (op.readShapes[0]) {
+    shapes.ifm = subgraph.ifmShape(op, 0);
+  }
+  if (shapes.ifm2 && op.readShapes[1]) {
+    shapes.ifm2 = subgraph.ifmShape(op, 1);
+  }
   ownShapeVela21(op, "vela21_ifm_shape", shapes.ifm);
   if (shapes.ifm2) {
     ownShapeVela21(op, "vela21_ifm2_shape", *shapes.ifm2);

@@ -141,7 +141,10 @@ bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
     // "write_offset_keeps_brick": the flag of an unaligned write was another tensor's (removeReshapesVela21).
     const bool offsetAvoids =
         unaligned(op.writeOffset) && !op.attributes.getOr<bool>("write_offset_keeps_brick", false);
-    if (op.ofm() == id && (offsetAvoids || (!op.ofmShapes.empty() && op.ofmShapes.front() != shape))) {
+    // "ofm_view_keeps_brick": an activation fused into it left it its OFM view (fuseActivationsWithProducers).
+    const bool viewAvoids = !op.ofmShapes.empty() && op.ofmShapes.front() != shape &&
+                            !op.attributes.getOr<bool>("ofm_view_keeps_brick", false);
+    if (op.ofm() == id && (offsetAvoids || viewAvoids)) {
       return true;
     }
     // A view the 2.1 lowering took from a memory-only pass it removed is a tensor of its own in 2.1.1.
@@ -406,6 +409,9 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   if (op.attributes.getOr<std::string>("memory_function", "") == "ConcatSliceWrite") {
     query.ofm.shape = subgraph.ofmShape(op);
   }
+  // The weights were encoded for the depth the operation reads (weight_compressor), before the IFM
+  // became the whole tensor below.
+  const int weightsIfmDepth = query.ifm.shape.depth;
   // Likewise an operation reading part of a tensor (a split's copy, or the reader a split's read was
   // moved into) sees the whole tensor as its IFM (rewrite_split_ops gives it the input's shape).
   if (op.readShapes[0]) {
@@ -442,7 +448,7 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   const npu::Shape4& block = cost.block->ofmBlock;
   query.ofmBlock = Block{block.width, block.height, block.depth};
   const int ifmBits = npu::bitsOf(query.ifm.type);
-  query.traversal = traversalFor(query.traits.blockType, query.ifm.shape.depth, ifmBits, query.traits.kernel);
+  query.traversal = traversalFor(query.traits.blockType, weightsIfmDepth, ifmBits, query.traits.kernel);
   query.accumulator40 = ifmBits == 16 && query.traits.blockType != NpuBlockType::Pooling && query.traits.scaled;
   if (query.traits.type == npu::OpType::Add || query.traits.type == npu::OpType::Sub) {
     const auto ifmScale = firstScale(subgraph.findTensor(op.ifm()));
