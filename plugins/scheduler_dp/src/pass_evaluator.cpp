@@ -75,6 +75,7 @@ PerformanceContext searchContext(const PassGraph& graph, int index, const BlockC
     WeightTransfer& weights = context.weights;
     weights.present = true;
     weights.encodedBytes = pass.weightEstimate->streamBytes;
+    weights.sliceDepth = pass.weightEstimate->sliceDepth;
     weights.sourceArea = memory.constantArea;
     if (pass.weightsBuffered) {
       weights.bufferArea = memory.fastStorageArea;

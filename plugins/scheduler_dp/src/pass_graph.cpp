@@ -41,6 +41,11 @@ WeightEstimate estimateWeights(const Subgraph& subgraph, const Operation& op, co
   const EncodedWeights encoded = accelerator.weights().encode(subgraph, op, block, slices, false);
 
   WeightEstimate estimate;
+  // insert_dma compresses only the weights it considers copying into fast storage.
+  const MemorySystem& memory = accelerator.memory();
+  if (memory.constantArea != memory.fastStorageArea && !is(op.type, OpCategory::VectorProduct)) {
+    estimate.sliceDepth = kSearchSliceDepth;
+  }
   estimate.streamBytes = encoded.totalBytes;
   estimate.weightBytes = std::max<std::int64_t>(encoded.totalBytes - encoded.scaleBytes, 0);
   estimate.elements = weights.elements();

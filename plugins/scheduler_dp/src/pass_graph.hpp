@@ -24,6 +24,9 @@ struct WeightEstimate {
   std::int64_t elementsPerChannel = 0;
   int outputChannels = 0;
   double worstCompression = 0.0; ///< encoded bytes per weight of the worst slice
+  /// OFM depth of the slices Vela 2.1 reads the stream as while it searches: 16 where insert_dma
+  /// compressed it (weights it copies by DMA), 0 (one slice) otherwise.
+  int sliceDepth = 0;
 };
 
 struct DpPass {

@@ -74,6 +74,10 @@ struct WeightTransfer {
   /// Scales and biases are also copied into the buffer memory once and read from there (Vela 2.1's
   /// cached bias/scale tensor of IFM-streamed passes).
   bool scalesBuffered = false;
+  /// The OFM depth of the slices the stream is encoded in, when a scheduler asks about a stream it
+  /// encoded in slices of its own (Vela 2.1 scores candidates with weights encoded 16 deep); 0: the
+  /// schedule's block depth when double-buffered, otherwise one slice.
+  int sliceDepth = 0;
 };
 
 /// A DMA of constant data done for the operation (e.g. a LUT into internal memory).

@@ -464,11 +464,15 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     PassWeights passWeights;
     const std::int64_t scales = query.hasScales ? interleavedScaleBytes(query.ofm.shape.depth, arch.cores()) : 0;
     passWeights.bytes = std::max<std::int64_t>(weights.encodedBytes - scales, 0);
-    // Weight-streamed weights are compressed in slices of the block depth, and Vela 2.1 counts their
-    // bandwidth as if every slice were full (the tensor's average compression scale over its slices).
+    // Weight-streamed weights are compressed in slices of the block depth (while a scheduler searches:
+    // of the depth it encoded them in), and Vela 2.1 counts their bandwidth as if every slice were full
+    // (the tensor's average compression scale over its slices).
     const int depth = query.ofm.shape.depth;
-    const int sliceDepth = std::min(cost.block->ofmBlock.depth, depth);
-    if (weights.doubleBuffered && sliceDepth > 0) {
+    const int encodedDepth = weights.sliceDepth > 0   ? weights.sliceDepth
+                             : weights.doubleBuffered ? cost.block->ofmBlock.depth
+                                                      : 0;
+    const int sliceDepth = std::min(encodedDepth, depth);
+    if (sliceDepth > 0) {
       passWeights.storageBytes = passWeights.bytes;
       const auto slices = npu::divRoundUp(depth, sliceDepth);
       // Vela keeps the fraction (a float compression scale times the weight shape's elements).
