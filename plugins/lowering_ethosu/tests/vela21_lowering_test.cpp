@@ -135,6 +135,7 @@ BOOST_AUTO_TEST_CASE(a_softmax_keeps_its_max_pool_output_linear_where_vela_3_10_
   BOOST_TEST(maxPoolOutput(lowered).format == TensorFormat::NHWC);
   BOOST_TEST(maxPoolOutput(lowerForTest(builder.graph, FakeAccelerator{}).subgraphs.front()).format ==
              TensorFormat::NHCWB16);
+}
 
 BOOST_AUTO_TEST_CASE(a_memory_only_chain_first_in_the_pass_list_stays_on_the_cpu_without_a_copy) {
   // 2.1.1's pass list is built walking back from the outputs: the SQUEEZE, EXPAND_DIMS chain of the
