@@ -362,14 +362,18 @@ bool DpSearch::isCascadePredecessor(int pass, int predecessor) const {
 
 int DpSearch::rollingBufferHeight(int predecessor, int predecessorBlock, int pass, int block) const {
   // npu_performance.rolling_buffer_dims_from_passes: the consumer's IFM block plus one producer block,
-  // rounded up to whole producer blocks.
+  // rounded up to whole producer blocks. The IFM block comes from get_ifm_block_size without the IFM's
+  // resampling mode (a transpose convolution's or 2x resize's block is not halved) and with
+  // ofm_block_max (height 32) as the sub-kernel.
+  constexpr int kSubKernelHeight = 32;
   const BlockConfig& consumerBlock = evaluator_.blockConfigs(pass).at(static_cast<std::size_t>(block));
   const BlockConfig& producerBlock =
       evaluator_.blockConfigs(predecessor).at(static_cast<std::size_t>(predecessorBlock));
-  const Shape4 area = graph_.accelerator().blockConfigs().requiredIfmArea(graph_.subgraph(), graph_.operation(pass),
-                                                                          consumerBlock.ofmBlock);
+  const Kernel kernel = graph_.operation(pass).kernel.value_or(Kernel{});
+  const std::int64_t ifmBlockHeight = std::int64_t{std::max(consumerBlock.ofmBlock.height, 1) - 1} * kernel.strideY +
+                                      std::min(kSubKernelHeight, kernel.areaHeight());
   const int producerHeight = std::max(producerBlock.ofmBlock.height, 1);
-  return static_cast<int>(roundUp(std::int64_t{area.height} + producerHeight, producerHeight));
+  return static_cast<int>(roundUp(ifmBlockHeight + producerHeight, producerHeight));
 }
 
 std::vector<DpSearch::CascadeOption> DpSearch::cascadeOptions(int pass) {
