@@ -441,6 +441,10 @@ StripedPass DpSearch::stripedPass(int index, int block) const {
     striped.ofmTensor = Shape4::fromShape(subgraph.tensor(pass.ofm).shape);
     striped.ofmOffset = *op.writeOffset;
   }
+  if (op.readOffsets[0] && pass.ifm != kNoTensor) {
+    striped.ifmTensor = Shape4::fromShape(subgraph.tensor(pass.ifm).shape);
+    striped.ifmOffset = *op.readOffsets[0];
+  }
   striped.ifmElementBytes = pass.ifm == kNoTensor ? 1 : bytesOf(subgraph.tensor(pass.ifm).type);
   striped.ofmElementBytes = pass.ofm == kNoTensor ? 1 : bytesOf(subgraph.tensor(pass.ofm).type);
   striped.kernel = op.kernel.value_or(Kernel{});

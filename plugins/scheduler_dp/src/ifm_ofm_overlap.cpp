@@ -32,6 +32,33 @@ std::int64_t writtenBytes(const StripedPass& pass, std::int64_t rows) {
   return elements * pass.ofmElementBytes;
 }
 
+/// Bytes before IFM row `row` of a pass, in the tensor it reads (Vela's address_offset_for_coordinate
+/// of the IFM box's start): a part read from a larger tensor starts at its offset in that tensor.
+std::int64_t ifmStartBytes(const StripedPass& pass, std::int64_t row) {
+  if (pass.ifmTensor.height <= 0) {
+    return row * rowBytes(pass.ifm, pass.ifmElementBytes);
+  }
+  const Shape4& tensor = pass.ifmTensor;
+  const Shape4& offset = pass.ifmOffset;
+  const std::int64_t elements =
+      ((row + offset.height) * tensor.width + offset.width) * std::int64_t{tensor.depth} + offset.depth;
+  return elements * pass.ifmElementBytes;
+}
+
+/// Bytes up to the end of IFM rows [0, `rows`) of a pass in the tensor it reads (the IFM box's end,
+/// is_top_box).
+std::int64_t ifmEndBytes(const StripedPass& pass, std::int64_t rows) {
+  if (pass.ifmTensor.height <= 0 || rows <= 0) {
+    return rows * rowBytes(pass.ifm, pass.ifmElementBytes);
+  }
+  const Shape4& tensor = pass.ifmTensor;
+  const Shape4& offset = pass.ifmOffset;
+  const std::int64_t lastRow = rows + offset.height - 1;
+  const std::int64_t lastColumn = std::int64_t{offset.width} + pass.ifm.width - 1;
+  const std::int64_t elements = (lastRow * tensor.width + lastColumn) * tensor.depth + offset.depth + pass.ifm.depth;
+  return elements * pass.ifmElementBytes;
+}
+
 /// OFM rows a pass has produced after it was asked for `rows`: whole stripes, at most all rows.
 std::int64_t producedRows(const StripedPass& pass, std::int64_t rows) {
   if (rows <= 0) {
@@ -73,7 +100,6 @@ std::vector<std::int32_t> extendFirstPassRows(std::span<const std::int32_t> prod
 std::int64_t allowedIfmOfmOverlap(const StripedPass& first, const StripedPass& last, bool onePass,
                                   std::span<const std::int32_t> firstPassRows, std::int64_t ifmStorageBytes,
                                   std::int64_t ofmStorageBytes) {
-  const std::int64_t ifmRowBytes = rowBytes(first.ifm, first.ifmElementBytes);
   const std::int64_t lastHeight = stripeHeight(last);
   const std::int64_t firstHeight = stripeHeight(first);
   std::int64_t least = std::numeric_limits<std::int64_t>::max();
@@ -86,8 +112,8 @@ std::int64_t allowedIfmOfmOverlap(const StripedPass& first, const StripedPass& l
     if (onePass) {
       // The pass reads its stripe, writes it, and only then releases the rows it read.
       written = std::max(written, writtenBytes(last, end));
-      least =
-          std::min(least, overlapAllowed(written, ifmRowsRead(first, begin, end).begin * ifmRowBytes, ofmStorageBytes));
+      least = std::min(
+          least, overlapAllowed(written, ifmStartBytes(first, ifmRowsRead(first, begin, end).begin), ofmStorageBytes));
       continue;
     }
     // Before the last pass writes this stripe, the first pass runs the stripes the cascade needs. The
@@ -98,10 +124,11 @@ std::int64_t allowedIfmOfmOverlap(const StripedPass& first, const StripedPass& l
       const std::int64_t stripeBegin = firstStripes * firstHeight;
       const RowRange earliest =
           ifmRowsRead(first, stripeBegin, std::min(stripeBegin + firstHeight, std::int64_t{first.ofm.height}));
-      least = std::min(least, overlapAllowed(written, earliest.begin * ifmRowBytes, ofmStorageBytes));
+      least = std::min(least, overlapAllowed(written, ifmStartBytes(first, earliest.begin), ofmStorageBytes));
       const std::int64_t latestBegin = (stripes - 1) * firstHeight;
-      read = ifmRowsRead(first, latestBegin, std::min(latestBegin + firstHeight, std::int64_t{first.ofm.height})).end *
-             ifmRowBytes;
+      read = ifmEndBytes(
+          first,
+          ifmRowsRead(first, latestBegin, std::min(latestBegin + firstHeight, std::int64_t{first.ofm.height})).end);
       firstStripes = stripes;
     }
     written = std::max(written, writtenBytes(last, end));

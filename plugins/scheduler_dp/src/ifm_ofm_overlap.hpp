@@ -29,6 +29,10 @@ struct StripedPass {
   /// height means the OFM itself at the origin.
   Shape4 ofmTensor{0, 0, 0, 0};
   Shape4 ofmOffset{0, 0, 0, 0};
+  /// The tensor the IFM is read from and where (a SPLIT or STRIDED_SLICE part reads a box of it); a zero
+  /// height means the IFM itself at the origin.
+  Shape4 ifmTensor{0, 0, 0, 0};
+  Shape4 ifmOffset{0, 0, 0, 0};
   int ifmElementBytes = 1;
   int ofmElementBytes = 1;
   Kernel kernel;

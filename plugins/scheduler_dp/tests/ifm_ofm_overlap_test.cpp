@@ -127,6 +127,19 @@ BOOST_AUTO_TEST_CASE(a_concatenation_copy_counts_its_writes_from_the_start_of_th
   BOOST_TEST(allowedIfmOfmOverlap(pass, pass, true, {}, 8 * 4 * 16, 8 * 4 * 32) == 384);
 }
 
+BOOST_AUTO_TEST_CASE(a_slice_part_counts_its_reads_from_its_offset_in_the_whole_input) {
+  // The pass reads channels 16 to 31 of a 1x8x4x32 tensor: Vela's first read of a stripe from row b on
+  // is at element (b, 0, 16) of that tensor (128b + 16 bytes), not at 64b. The first stripe (written 128)
+  // then allows 512 - (128 - 16) bytes, and every later one the whole OFM.
+  StripedPass pass;
+  pass.ifm = Shape4{1, 8, 4, 16};
+  pass.ofm = Shape4{1, 8, 4, 16};
+  pass.ifmTensor = Shape4{1, 8, 4, 32};
+  pass.ifmOffset = Shape4{0, 0, 0, 16};
+  pass.blockHeight = 2;
+  BOOST_TEST(allowedIfmOfmOverlap(pass, pass, true, {}, 8 * 4 * 32, 8 * 4 * 16) == 400);
+}
+
 BOOST_AUTO_TEST_CASE(the_composed_cascade_allows_what_a_replay_of_every_stripe_allows) {
   std::mt19937 random(14);
   int overlapping = 0;
