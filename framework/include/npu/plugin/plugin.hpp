@@ -14,7 +14,7 @@ namespace npu {
 
 /// Version of the plugin API. Bump it on any change a compiled plugin could notice; the header hash
 /// additionally catches changes to the headers that were not accompanied by a bump.
-inline constexpr std::uint32_t kPluginApiVersion = 2;
+inline constexpr std::uint32_t kPluginApiVersion = 3;
 
 enum class PluginKind : std::uint32_t {
   Frontend = 1,    ///< reads a model file into a Graph
