@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "allocator_tuning.hpp"
 
+#include <tbb/task_scheduler_observer.h>
+
 #include <cstdlib>
 #include <string_view>
 #include <system_error>
-#include <vector>
 
 #if defined(__GLIBC__)
+#include <malloc.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #endif
 
@@ -14,21 +17,29 @@ namespace npu::cli {
 
 namespace {
 
-/// glibc reads malloc's huge-page tunable from 2.35 on (older ones ignore the variable's other fields
-/// too, so there is no reason to re-execute for them).
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
-constexpr bool kTunablesSupported = true;
+/// The layout of glibc's heaps this relies on: the main heap grows with sbrk, and every other arena's
+/// heap is a reservation of HEAP_MAX_SIZE (2 x DEFAULT_MMAP_THRESHOLD_MAX: 64 MiB on 64-bit systems)
+/// aligned to its size (malloc/arena.c, new_heap), so an address inside it gives its start.
+#if defined(__GLIBC__)
+constexpr bool kHeapLayoutKnown = sizeof(void*) == 8 && sizeof(long) == 8;
 #else
-constexpr bool kTunablesSupported = false;
+constexpr bool kHeapLayoutKnown = false;
 #endif
+constexpr std::uintptr_t kThreadHeapBytes = std::uintptr_t{64} << 20U;
+constexpr std::uintptr_t kHugePageBytes = std::uintptr_t{2} << 20U;
+/// The main heap is grown by this (plus the top pad) once, so that what it advises covers a small model's
+/// compile: MobileNet-v2's main thread peaks at about 50 MiB.
+constexpr std::size_t kMainHeapGrowth = std::size_t{28} << 20U;
 
-constexpr const char* kTunablesVariable = "GLIBC_TUNABLES";
+constexpr int kMmapThreshold = 32 << 20; // glibc's mallopt refuses more (HEAP_MAX_SIZE / 2)
+constexpr int kTrimThreshold = 256 << 20;
+constexpr int kTopPad = 32 << 20;
 
 struct ProcessState {
-  std::vector<char*> arguments; ///< argv, null-terminated
-  bool reexecuted = false;      ///< this process started with kAllocatorTunables set by the parent
   std::string decision = "default (no model compiled)";
   bool smallModel = false; ///< the model compiled is a regular file below kTunedModelBytes
+  bool tuned = false;      ///< tuneAllocatorFor tuned the allocator
+  std::uintptr_t mainHeapStart = 0;
 };
 
 ProcessState& processState() {
@@ -36,18 +47,75 @@ ProcessState& processState() {
   return state;
 }
 
+#if defined(__GLIBC__)
+std::uintptr_t programBreak() {
+  return reinterpret_cast<std::uintptr_t>(::sbrk(0));
+}
+
+/// Sets glibc's thresholds and grows the main heap by kMainHeapGrowth and the top pad, advised to use
+/// huge pages from its first 2 MiB boundary on (what lies below was touched already). False when mallopt
+/// refused a setting.
+bool tuneMainHeap(ProcessState& state) {
+  if (::mallopt(M_MMAP_THRESHOLD, kMmapThreshold) == 0 || ::mallopt(M_TRIM_THRESHOLD, kTrimThreshold) == 0 ||
+      ::mallopt(M_TOP_PAD, kTopPad) == 0) {
+    return false;
+  }
+  state.mainHeapStart = programBreak();
+  // volatile: the compiler may not drop the allocation whose only purpose is to grow the heap
+  void* volatile growth = std::malloc(kMainHeapGrowth);
+  const std::uintptr_t end = programBreak();
+  std::free(growth);
+  const std::uintptr_t start = (state.mainHeapStart + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+  if (end > start) {
+    ::madvise(reinterpret_cast<void*>(start), end - start, MADV_HUGEPAGE);
+  }
+  return true;
+}
+
+/// Advises the heap of the calling thread's malloc arena to use huge pages, unless it is the main heap.
+void tuneThisThreadsHeap() {
+  thread_local bool done = false;
+  if (done) {
+    return;
+  }
+  done = true;
+  void* volatile probe = std::malloc(1);
+  const auto address = reinterpret_cast<std::uintptr_t>(probe);
+  std::free(probe);
+  if (address == 0 || (address >= processState().mainHeapStart && address < programBreak())) {
+    return;
+  }
+  ::madvise(reinterpret_cast<void*>(address & ~(kThreadHeapBytes - 1)), kThreadHeapBytes, MADV_HUGEPAGE);
+}
+#endif
+
 } // namespace
 
-void rememberProcess(int argc, char** argv) {
-  ProcessState& state = processState();
-  state.arguments.assign(argv, argv + argc);
-  state.arguments.push_back(nullptr);
-  const char* tunables = std::getenv(kTunablesVariable);
-  if (tunables != nullptr && std::string_view(tunables) == kAllocatorTunables) {
-    state.reexecuted = true;
-    ::unsetenv(kTunablesVariable); // glibc has read it; processes started from here start as usual
+class WorkerHeapTuning::Observer final : public tbb::task_scheduler_observer {
+public:
+  Observer() { observe(true); }
+  ~Observer() override { observe(false); }
+  Observer(const Observer&) = delete;
+  Observer& operator=(const Observer&) = delete;
+
+  void on_scheduler_entry(bool worker) override {
+#if defined(__GLIBC__)
+    if (worker) {
+      tuneThisThreadsHeap();
+    }
+#else
+    static_cast<void>(worker);
+#endif
+  }
+};
+
+WorkerHeapTuning::WorkerHeapTuning() {
+  if (processState().tuned) {
+    observer_ = std::make_unique<Observer>();
   }
 }
+
+WorkerHeapTuning::~WorkerHeapTuning() = default;
 
 void tuneAllocatorFor(const std::filesystem::path& model) {
   ProcessState& state = processState();
@@ -55,21 +123,17 @@ void tuneAllocatorFor(const std::filesystem::path& model) {
   const bool regular = std::filesystem::is_regular_file(model, error);
   const std::uintmax_t bytes = regular ? std::filesystem::file_size(model, error) : 0;
   state.smallModel = regular && !error && bytes < kTunedModelBytes;
-  if (state.reexecuted) {
-    state.decision = std::string("tuned for a small model (") + kTunablesVariable + "=" + kAllocatorTunables + ")";
+  if (std::getenv("GLIBC_TUNABLES") != nullptr) {
+    state.decision = "as GLIBC_TUNABLES sets it";
     return;
   }
-  if (std::getenv(kTunablesVariable) != nullptr) {
-    state.decision = std::string("as ") + kTunablesVariable + " sets it";
-    return;
-  }
-  if (!kTunablesSupported || state.arguments.empty()) {
-    state.decision = "default (the C library has no huge-page tunable)";
+  if (!kHeapLayoutKnown) {
+    state.decision = "default (not glibc's allocator on a 64-bit system)";
     return;
   }
   if (const char* preload = std::getenv("LD_PRELOAD"); preload != nullptr && *preload != '\0') {
-    // A tool in the process (valgrind, a profiler or sanitizer runtime) may not follow a re-execution.
-    state.decision = "default (LD_PRELOAD is set: a tool may be watching this process)";
+    // A tool in the process (valgrind, a profiler or sanitizer runtime) or another allocator may own malloc.
+    state.decision = "default (LD_PRELOAD is set: malloc may not be glibc's)";
     return;
   }
   if (!regular || error) {
@@ -83,18 +147,19 @@ void tuneAllocatorFor(const std::filesystem::path& model) {
   }
   if (bytes < kTunedModelMinBytes) {
     state.decision = "default (a model of " + std::to_string(bytes >> 10U) +
-                     " KiB: re-executing would cost more than its page faults)";
+                     " KiB: too little memory touched for the tuning to pay)";
     return;
   }
 #if defined(__GLIBC__)
-  // The program's own file by its resolved name (not /proc/self/exe, which would name the process "exe").
-  const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error && ::setenv(kTunablesVariable, kAllocatorTunables, 1) == 0) {
-    ::execv(program.c_str(), state.arguments.data());
-    ::unsetenv(kTunablesVariable); // execv failed: compile as is
+  if (tuneMainHeap(state)) {
+    state.tuned = true;
+    state.decision = "tuned for a small model (huge-page heaps, mmap threshold " + std::to_string(kMmapThreshold) +
+                     ", trim threshold " + std::to_string(kTrimThreshold) + ", top pad " + std::to_string(kTopPad) +
+                     ")";
+    return;
   }
 #endif
-  state.decision = "default (re-executing with the tuning failed)";
+  state.decision = "default (the C library refused the tuning)";
 }
 
 bool compilingSmallModel() {

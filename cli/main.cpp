@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // npu-pipeline: the command-line driver. Exit codes: 0 success, 1 compile error (bad model, does not
 // fit, internal error), 2 usage or configuration error.
-#include "allocator_tuning.hpp"
 #include "commands.hpp"
 #include "npu/core/diagnostics.hpp"
 
@@ -39,8 +38,7 @@ int dispatch(int argc, char** argv) {
       {"run", npu::cli::runCommand},         {"compare", npu::cli::compareCommand},
       {"inspect", npu::cli::inspectCommand}, {"validate", npu::cli::validateCommand},
       {"plugins", npu::cli::pluginsCommand}, {"conformance", npu::cli::conformanceCommand},
-      {"sweep", npu::cli::sweepCommand},
-      {"vela", npu::cli::velaCommand},
+      {"sweep", npu::cli::sweepCommand},     {"vela", npu::cli::velaCommand},
   };
   if (argc < 2) {
     std::cerr << kUsage;
@@ -66,7 +64,6 @@ int dispatch(int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
-  npu::cli::rememberProcess(argc, argv);
   try {
     return dispatch(argc, argv);
   } catch (const npu::Error& error) {

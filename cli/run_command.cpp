@@ -73,6 +73,7 @@ int runCommand(const std::vector<std::string>& arguments) {
   PluginHost host = loadPlugins(common);
   const ResolvedPipeline pipeline = resolvePipeline(spec, host, defaultConfigSearchPath());
   const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, parallelism);
+  const WorkerHeapTuning workerHeaps;
   TerminalProgress progress;
   Compilation compilation = compileModel(pipeline, model, progress);
   if (!compilation.report) {

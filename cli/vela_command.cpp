@@ -102,6 +102,7 @@ int compile(const VelaOptions& options, PluginHost& host) {
                                ? static_cast<std::size_t>(options.threads)
                                : tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
   const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, parallelism);
+  const WorkerHeapTuning workerHeaps;
   TerminalProgress progress;
   Compilation compilation = compileModel(pipeline, options.network, progress);
   NetworkReport report = std::move(*compilation.report);

@@ -50,8 +50,9 @@ BOOST_AUTO_TEST_CASE(
   const fs::path tuned = scratchDirectory("allocator_tuned");
   const Result tunedRun = compileWithTiming("env -u GLIBC_TUNABLES", mediumModel(), tuned);
   BOOST_TEST_REQUIRE(tunedRun.exitCode == 0, tunedRun.output);
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
-  BOOST_TEST(tunedRun.output.find("allocator: tuned for a small model (GLIBC_TUNABLES=glibc.malloc.hugetlb=1") !=
+#if defined(__GLIBC__) && defined(__LP64__)
+  // In this process: the re-execution it replaces cost 2 ms of a 75 ms compile.
+  BOOST_TEST(tunedRun.output.find("allocator: tuned for a small model (huge-page heaps, mmap threshold") !=
                  std::string::npos,
              tunedRun.output);
 #endif
@@ -63,22 +64,22 @@ BOOST_AUTO_TEST_CASE(
 }
 
 BOOST_AUTO_TEST_CASE(a_tiny_model_is_compiled_with_the_default_allocator) {
-  // Re-executing would cost more than the page faults of its compile.
+  // Its compile touches too little memory for the tuning to pay.
   const fs::path output = scratchDirectory("allocator_tiny");
   const Result tiny = compileWithTiming("env -u GLIBC_TUNABLES", exampleModel(), output);
   BOOST_TEST_REQUIRE(tiny.exitCode == 0, tiny.output);
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+#if defined(__GLIBC__) && defined(__LP64__)
   BOOST_TEST(tiny.output.find("allocator: default (a model of ") != std::string::npos, tiny.output);
-  BOOST_TEST(tiny.output.find("re-executing would cost more than its page faults") != std::string::npos, tiny.output);
+  BOOST_TEST(tiny.output.find("too little memory touched for the tuning to pay") != std::string::npos, tiny.output);
 #endif
 }
 
-BOOST_AUTO_TEST_CASE(a_process_with_a_preloaded_library_is_not_re_executed) {
-  // valgrind and similar tools preload their runtime and would not follow the re-execution.
+BOOST_AUTO_TEST_CASE(a_process_with_a_preloaded_library_keeps_the_default_allocator) {
+  // valgrind, other allocators and similar tools preload their own malloc, whose heaps are not glibc's.
   const fs::path output = scratchDirectory("allocator_preload");
   const Result preloaded = compileWithTiming("env -u GLIBC_TUNABLES LD_PRELOAD=libm.so.6", mediumModel(), output);
   BOOST_TEST_REQUIRE(preloaded.exitCode == 0, preloaded.output);
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+#if defined(__GLIBC__) && defined(__LP64__)
   BOOST_TEST(preloaded.output.find("allocator: default (LD_PRELOAD is set") != std::string::npos, preloaded.output);
 #endif
 }
