@@ -2,6 +2,7 @@
 // NPU constraints of Vela 3.10 (tflite_supported_operators.py) on kernels: strides, dilation and
 // filter sizes of convolutions and pooling, transpose convolution geometry, weights and biases.
 
+#include "absolute_difference_sum.hpp"
 #include "constraint.hpp"
 #include "python_format.hpp"
 
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <span>
+#include <vector>
 
 namespace ethosu::support::kernel {
 
@@ -135,7 +137,10 @@ std::int64_t largestSumOverAll(std::span<const T> values, const std::vector<std:
     for (const T value : values) {
       ++histogram[static_cast<std::uint8_t>(value)];
     }
-    for (const std::int64_t zero : zeros) {
+    std::vector<std::int64_t> distinctZeros = zeros; // often one (symmetric weights), however many channels
+    std::sort(distinctZeros.begin(), distinctZeros.end());
+    distinctZeros.erase(std::unique(distinctZeros.begin(), distinctZeros.end()), distinctZeros.end());
+    for (const std::int64_t zero : distinctZeros) {
       std::int64_t sum = 0;
       for (int slot = 0; slot < 256; ++slot) {
         const std::int64_t value = static_cast<T>(static_cast<std::uint8_t>(slot));
@@ -169,11 +174,7 @@ std::int64_t largestWeightSum(const OperationView& view, const Tensor& weights, 
   const std::size_t perChannel = channels == 0 ? 0 : values.size() / channels;
   for (std::size_t channel = 0; channel < channels; ++channel) {
     const std::int64_t zero = zeros[zeros.size() == 1 ? 0 : std::min(channel, zeros.size() - 1)];
-    std::int64_t sum = 0;
-    for (std::size_t i = 0; i < perChannel; ++i) {
-      sum += std::abs(static_cast<std::int64_t>(values[channel * perChannel + i]) - zero);
-    }
-    largest = std::max(largest, sum);
+    largest = std::max(largest, absoluteDifferenceSum(values.subspan(channel * perChannel, perChannel), zero));
   }
   return largest;
 }
