@@ -10,7 +10,7 @@
 #include <span>
 #include <type_traits>
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) && defined(__x86_64__)
 #include <emmintrin.h>
 #endif
 
@@ -18,12 +18,12 @@ namespace ethosu::support::kernel {
 
 /// Sum of |value - zero| over `values`. With a zero point that an 8-bit value can hold, 16 values at a
 /// time by SSE2's sum of absolute byte differences (signed values and the zero point moved by 128 into
-/// unsigned bytes, which keeps their differences); otherwise one by one.
+/// unsigned bytes, which keeps their differences) on x86-64; otherwise one by one.
 template <typename T>
 std::int64_t absoluteDifferenceSum(std::span<const T> values, std::int64_t zero) {
   std::size_t index = 0;
   std::int64_t sum = 0;
-#if defined(__SSE2__)
+#if defined(__SSE2__) && defined(__x86_64__)
   if constexpr (sizeof(T) == 1) {
     if (zero >= std::numeric_limits<T>::min() && zero <= std::numeric_limits<T>::max()) {
       const std::uint8_t flip = std::is_signed_v<T> ? 0x80 : 0x00;
