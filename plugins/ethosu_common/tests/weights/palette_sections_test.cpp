@@ -5,11 +5,14 @@
 // decisions are Vela's is checked by the encoded sizes of the reference tests.)
 
 #include "palette.hpp"
+#include "stream_format.hpp"
 
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -183,4 +186,41 @@ BOOST_AUTO_TEST_CASE(palette_index_bits_are_the_fewest_bits_that_index_the_palet
       BOOST_TEST(ethosu::weights::detail::paletteIndexBits(size) == reference(size));
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(a_palette_holds_the_most_frequent_codes_larger_code_first_among_equals) {
+  // Against a full ordering of (count, code): the entries are the first ones of it, in its order (the
+  // selection takes the top keys, then sorts only those). Sections short and long, narrow and wide.
+  std::mt19937 random(17);
+  int checked = 0;
+  for (int round = 0; round < 300; ++round) {
+    const std::size_t length = 1 + random() % (round % 3 == 0 ? 40U : 3000U);
+    const int spread = 1 + static_cast<int>(random() % 60U);
+    std::vector<std::int16_t> section;
+    for (std::size_t index = 0; index < length; ++index) {
+      section.push_back(
+          static_cast<std::int16_t>(static_cast<int>(random() % static_cast<unsigned>(2 * spread + 1)) - spread));
+    }
+    const ethosu::weights::detail::SectionPalette palette = ethosu::weights::detail::choosePalette(section);
+    if (palette.entries.size() < 2 || (palette.entries.size() == 2 && palette.entries[1] == 0)) {
+      continue; // no palette, or a one-entry one padded with 0
+    }
+    std::map<int, std::int64_t> counts; // code -> count
+    for (const std::int16_t weight : section) {
+      if (weight != 0 || !palette.zeroRuns) {
+        ++counts[ethosu::weights::detail::signMagnitudeOf(weight)];
+      }
+    }
+    std::vector<std::pair<std::int64_t, int>> ordered;
+    for (const auto& entry : counts) {
+      ordered.emplace_back(entry.second, entry.first);
+    }
+    std::sort(ordered.begin(), ordered.end(), std::greater<>());
+    BOOST_TEST_REQUIRE(ordered.size() >= palette.entries.size());
+    for (std::size_t index = 0; index < palette.entries.size(); ++index) {
+      BOOST_TEST(palette.entries[index] == ordered[index].second);
+    }
+    ++checked;
+  }
+  BOOST_TEST(checked > 50);
 }
