@@ -61,7 +61,7 @@ PerformanceContext contextFor(const Subgraph& subgraph, const Operation& op, con
                                            subgraph.tensor(op.activation->lut).byteSize(), TensorPurpose::Lut};
   }
   context.ownSlackCycles = scheduled.slackBufferingCycles;
-  context.finalSchedule = true;
+  context.phase = EstimatePhase::Final;
   return context;
 }
 

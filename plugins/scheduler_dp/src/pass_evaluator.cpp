@@ -88,7 +88,7 @@ PerformanceContext searchContext(const PassGraph& graph, int index, const BlockC
   // A pass no other pass of the region feeds cannot hide its DMA behind one (npu_performance: the
   // first NPU pass).
   context.startsRegion = pass.predecessors.empty();
-  context.scheduling = true;
+  context.phase = npu::EstimatePhase::Search;
   // Before scheduling Vela 2.1 has not packed scales yet: the search reads the model's biases.
   if (pass.hasBias) {
     context.scaleBytes = graph.subgraph().tensor(op.bias()).byteSize();

@@ -80,6 +80,19 @@ struct WeightTransfer {
   int sliceDepth = 0;
 };
 
+/// When an operation's performance is asked for. Vela 2.1 estimated at three points with different
+/// views of a pass, which its cost model reproduces; other cost models may ignore the phase.
+enum class EstimatePhase {
+  /// A cost query about one candidate (a scheduler's or a tool's), outside the phases below.
+  Query,
+  /// Asked by a scheduler while it searches, before the operation becomes commands (Vela 2.1 applies
+  /// an activation packed into a pass only from then on, and scores weights it has not encoded yet).
+  Search,
+  /// The estimate of a finished schedule (a report's): Vela 2.1 makes its final estimate after code
+  /// generation, which may have changed how a pass views its operands.
+  Final,
+};
+
 /// A DMA of constant data done for the operation (e.g. a LUT into internal memory).
 struct ConstantTransfer {
   MemoryArea from = MemoryArea::Unknown;
@@ -104,12 +117,8 @@ struct PerformanceContext {
   /// The operation starts its region: nothing ran before it under which its DMA could be hidden
   /// (Vela 2.1 adds the DMA of the first NPU pass to its NPU cycles).
   bool startsRegion = false;
-  /// The estimate of a finished schedule (a report's), not of a scheduler's candidate: Vela 2.1 makes
-  /// its final estimate after code generation, which may have changed how a pass views its operands.
-  bool finalSchedule = false;
-  /// Asked by a scheduler while it searches, before the operation becomes commands (Vela 2.1 applies an
-  /// activation packed into a pass only from then on); unset for a scheduled operation's final figures.
-  bool scheduling = false;
+  /// Who asks, and when: a cost model may answer as the compiler it reproduces did at that point.
+  EstimatePhase phase = EstimatePhase::Query;
 };
 
 /// Final per-operation figures.

@@ -382,7 +382,8 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   query.traits.resampling = ifmResampling(subgraph, op);
   // A stand-alone activation packed into the pass is the primary operation's only once the pass becomes
   // commands (high_level_command_stream_generator); the search saw the operation's own.
-  if (const auto packed = op.attributes.get<std::string>("command_stream_activation"); packed && !context.scheduling) {
+  if (const auto packed = op.attributes.get<std::string>("command_stream_activation");
+      packed && context.phase != npu::EstimatePhase::Search) {
     query.traits.activation = npu::opTypeFromName(*packed);
   }
   query.ifm = cost.ifm;
@@ -437,7 +438,7 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
   readInPlace(op.ifm(), query.ifm);
   if (query.ifm2) {
     readInPlace(op.ifm2(), *query.ifm2);
-    if (context.finalSchedule && swapsOperandViews(subgraph, op, query)) {
+    if (context.phase == npu::EstimatePhase::Final && swapsOperandViews(subgraph, op, query)) {
       query.ifmBurstShape = query.ifm2->shape;
       query.ifm2BurstShape = query.ifm.shape;
     }
@@ -484,7 +485,8 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     // weights_fit_sram); a fully connected layer's (read in place, its only reader a vector product)
     // keeps the ratio Tensor.set_format assumes for compressed weights, 5/8, until the search is done.
     const npu::Tensor* weightTensor = subgraph.findTensor(op.weights());
-    if (context.scheduling && query.traits.blockType == NpuBlockType::VectorProduct && weightTensor != nullptr) {
+    if (context.phase == npu::EstimatePhase::Search && query.traits.blockType == NpuBlockType::VectorProduct &&
+        weightTensor != nullptr) {
       constexpr double kAssumedCompression = 5.0 / 8.0;
       passWeights.bandwidthBytes =
           static_cast<double>(weightTensor->elements()) * npu::bytesOf(weightTensor->type) * kAssumedCompression;

@@ -48,4 +48,12 @@ enum class SectionSearchMode : std::uint8_t {
 /// The palette and zero-run mode for one section.
 [[nodiscard]] SectionPalette choosePalette(std::span<const std::int16_t> section);
 
+/// Bits needed to index a palette of `size` entries: 0 for one entry or none, at most 8.
+[[nodiscard]] int paletteIndexBits(std::int64_t size);
+
+/// `symbols[i] = palette.symbolOf(weights[i])` for every weight (-256..255; `symbols` holds as many).
+/// A section without palette entries (direct coding, most of a dense network's weights) takes its
+/// symbols from the sign-magnitude code, eight weights at a time, instead of one table lookup each.
+void symbolsOf(std::span<const std::int16_t> weights, const SectionPalette& palette, std::uint16_t* symbols);
+
 } // namespace ethosu::weights::detail

@@ -19,6 +19,7 @@
 #include <array>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 namespace ethosu::weights {
 namespace {
@@ -122,9 +123,8 @@ void splitSymbols(std::span<const std::int16_t> section, const SectionPalette& p
   std::size_t position = 0;
   if (!palette.zeroRuns) {
     symbols.resize(section.size());
-    for (; position < section.size(); ++position) {
-      symbols[position] = static_cast<WeightSymbol>(palette.symbolOf(section[position]));
-    }
+    static_assert(std::is_same_v<WeightSymbol, std::uint16_t>);
+    symbolsOf(section, palette, symbols.data());
     return;
   }
   while (true) {
