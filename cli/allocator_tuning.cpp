@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string_view>
 #include <system_error>
+#include <thread>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -27,6 +28,8 @@ constexpr bool kHeapLayoutKnown = false;
 #endif
 constexpr std::uintptr_t kThreadHeapBytes = std::uintptr_t{64} << 20U;
 constexpr std::uintptr_t kHugePageBytes = std::uintptr_t{2} << 20U;
+/// MADV_COLLAPSE (Linux 6.1, <linux/mman.h>; not in glibc 2.36's <sys/mman.h>): older kernels refuse it.
+constexpr int kCollapseAdvice = 25;
 /// The main heap is grown by this (plus the top pad) once, so that what it advises covers a small model's
 /// compile: MobileNet-v2's main thread peaks at about 50 MiB.
 constexpr std::size_t kMainHeapGrowth = std::size_t{28} << 20U;
@@ -40,6 +43,7 @@ struct ProcessState {
   bool smallModel = false; ///< the model compiled is a regular file below kTunedModelBytes
   bool tuned = false;      ///< tuneAllocatorFor tuned the allocator
   std::uintptr_t mainHeapStart = 0;
+  std::thread heapMaker; ///< makes the thread heap the first worker takes (see makeWorkerHeap)
 };
 
 ProcessState& processState() {
@@ -87,6 +91,18 @@ void tuneThisThreadsHeap() {
   }
   ::madvise(reinterpret_cast<void*>(address & ~(kThreadHeapBytes - 1)), kThreadHeapBytes, MADV_HUGEPAGE);
 }
+
+/// Run on a thread of its own that then ends: glibc gives the thread a malloc arena, whose heap is advised
+/// here and its first 2 MiB (where the arena's header was written before the advice) collapsed into a huge
+/// page; when the thread ends the arena is free, and the next thread to allocate, the first TBB worker,
+/// takes it. The worker would otherwise create its heap itself, with that first 2 MiB on small pages.
+void makeWorkerHeap() {
+  tuneThisThreadsHeap();
+  void* volatile probe = std::malloc(1);
+  const auto address = reinterpret_cast<std::uintptr_t>(probe);
+  std::free(probe);
+  ::madvise(reinterpret_cast<void*>(address & ~(kThreadHeapBytes - 1)), kHugePageBytes, kCollapseAdvice);
+}
 #endif
 
 } // namespace
@@ -110,14 +126,18 @@ public:
 };
 
 WorkerHeapTuning::WorkerHeapTuning() {
-  if (processState().tuned) {
+  ProcessState& state = processState();
+  if (state.heapMaker.joinable()) {
+    state.heapMaker.join();
+  }
+  if (state.tuned) {
     observer_ = std::make_unique<Observer>();
   }
 }
 
 WorkerHeapTuning::~WorkerHeapTuning() = default;
 
-void tuneAllocatorFor(const std::filesystem::path& model) {
+void tuneAllocatorFor(const std::filesystem::path& model, std::size_t threads) {
   ProcessState& state = processState();
   std::error_code error;
   const bool regular = std::filesystem::is_regular_file(model, error);
@@ -153,6 +173,14 @@ void tuneAllocatorFor(const std::filesystem::path& model) {
 #if defined(__GLIBC__)
   if (tuneMainHeap(state)) {
     state.tuned = true;
+    const std::size_t parallelism = threads > 0 ? threads : std::thread::hardware_concurrency();
+    if (parallelism > 1) {
+      try {
+        state.heapMaker = std::thread(makeWorkerHeap); // beside the loading of the plugins
+      } catch (const std::system_error&) {
+        // no thread: the worker makes its heap itself
+      }
+    }
     state.decision = "tuned for a small model (huge-page heaps, mmap threshold " + std::to_string(kMmapThreshold) +
                      ", trim threshold " + std::to_string(kTrimThreshold) + ", top pad " + std::to_string(kTopPad) +
                      ")";

@@ -16,8 +16,11 @@
 // process starts, and re-executing with it cost 2 ms of a 75 ms compile): mallopt sets the thresholds,
 // the main heap is grown once and advised to use huge pages, and each TBB worker thread's heap (glibc
 // gives each thread arena a heap of its own, aligned to its 64 MiB reservation) is advised when the
-// worker joins the compile's task arena.
+// worker joins the compile's task arena. The first worker's heap is made ready by a short-lived thread
+// beside the plugins' loading (advised and its first 2 MiB collapsed into a huge page), so that none of
+// it stays on small pages.
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -34,7 +37,9 @@ inline constexpr std::uintmax_t kTunedModelBytes = std::uintmax_t{32} << 20U;
 /// regular file `model` of kTunedModelMinBytes to below kTunedModelBytes: freed blocks of up to 32 MiB
 /// kept in the heap (glibc's mallopt limit), up to 256 MiB of free heap top kept, heaps grown 32 MiB at a
 /// time, and the main heap on huge pages. Worker threads' heaps follow with a WorkerHeapTuning.
-void tuneAllocatorFor(const std::filesystem::path& model);
+/// `threads` is the compile's parallelism (0: one thread per core): with more than one, a thread heap is made
+/// ready for the first worker beside the plugins' loading.
+void tuneAllocatorFor(const std::filesystem::path& model, std::size_t threads);
 
 /// While it lives, each TBB worker thread joining the calling thread's task arena has its malloc heap
 /// advised to use huge pages, if tuneAllocatorFor tuned the process (otherwise it does nothing). Make

@@ -65,7 +65,7 @@ int runCommand(const std::vector<std::string>& arguments) {
     usageError("run", "expected PIPELINE and MODEL");
   }
   const std::size_t parallelism = workerThreads("run", values, threads);
-  tuneAllocatorFor(model);
+  tuneAllocatorFor(model, parallelism);
   PipelineSpec spec = parsePipelineFile(pipelineFile);
   for (const auto& assignment : overrides) {
     applyOverride(spec, assignment);

@@ -177,7 +177,7 @@ int velaCommand(const std::vector<std::string>& arguments) {
     return listConfigFiles();
   }
   if (!options.supportedOpsReport) {
-    tuneAllocatorFor(options.network);
+    tuneAllocatorFor(options.network, static_cast<std::size_t>(std::max(0, options.threads)));
   }
   CommonOptions common;
   common.pluginPaths = options.pluginPaths;
