@@ -44,6 +44,15 @@ struct ProcessState {
   bool tuned = false;      ///< tuneAllocatorFor tuned the allocator
   std::uintptr_t mainHeapStart = 0;
   std::thread heapMaker; ///< makes the thread heap the first worker takes (see makeWorkerHeap)
+
+  ProcessState() = default;
+  ProcessState(const ProcessState&) = delete;
+  ProcessState& operator=(const ProcessState&) = delete;
+  ~ProcessState() {
+    if (heapMaker.joinable()) { // the command failed before its compile started
+      heapMaker.join();
+    }
+  }
 };
 
 ProcessState& processState() {

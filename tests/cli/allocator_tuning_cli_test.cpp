@@ -84,6 +84,16 @@ BOOST_AUTO_TEST_CASE(a_process_with_a_preloaded_library_keeps_the_default_alloca
 #endif
 }
 
+BOOST_AUTO_TEST_CASE(a_command_that_fails_after_tuning_the_allocator_exits_with_its_own_error) {
+  // The tuning starts a thread for the workers' heap; a configuration error before the compile must still
+  // end the process with its exit code and message, not abort it.
+  const fs::path output = scratchDirectory("allocator_failing");
+  const Result failed = run("env -u GLIBC_TUNABLES " + quoted(binary("npu-pipeline")) + " run " +
+                            quoted(output / "missing.yaml") + " " + quoted(mediumModel()) + " --threads 2");
+  BOOST_TEST(failed.exitCode == 2, failed.output);
+  BOOST_TEST(failed.output.find("terminate") == std::string::npos, failed.output);
+}
+
 BOOST_AUTO_TEST_CASE(the_tuned_allocator_writes_the_same_files_as_the_default_one) {
   const fs::path tuned = scratchDirectory("allocator_same_tuned");
   BOOST_TEST_REQUIRE(compileWithTiming("env -u GLIBC_TUNABLES", mediumModel(), tuned).exitCode == 0);
