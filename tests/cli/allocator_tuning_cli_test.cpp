@@ -17,13 +17,8 @@ using namespace npu::test::cli;
 
 /// A MobileNet v1 of 24 blocks (860 KB): within the sizes the tuning is for.
 fs::path mediumModel() {
-  static const fs::path model = [] {
-    const fs::path file = scratchDirectory("allocator_model") / "medium_mobilenet.tflite";
-    const Result made = run(quoted(binary("npu-model-gen")) +
-                            " mobilenet-v1 --alpha 0.25 --resolution 64 --blocks 24 -o " + quoted(file));
-    BOOST_REQUIRE_MESSAGE(made.exitCode == 0, made.output);
-    return file;
-  }();
+  static const fs::path model = generateModel("mobilenet-v1 --alpha 0.25 --resolution 64 --blocks 24",
+                                              scratchDirectory("allocator_model") / "medium_mobilenet.tflite");
   return model;
 }
 

@@ -47,14 +47,15 @@ fs::path scratchDirectory(const std::string& name) {
   return directory;
 }
 
+fs::path generateModel(const std::string& arguments, const fs::path& file) {
+  const Result made = run(quoted(binary("npu-model-gen")) + " " + arguments + " -o " + quoted(file));
+  BOOST_REQUIRE_MESSAGE(made.exitCode == 0, made.output);
+  return file;
+}
+
 fs::path exampleModel() {
-  static const fs::path model = [] {
-    const fs::path file = scratchDirectory("model") / "small_mobilenet.tflite";
-    const Result made = run(quoted(binary("npu-model-gen")) +
-                            " mobilenet-v1 --alpha 0.25 --resolution 64 --blocks 4 -o " + quoted(file));
-    BOOST_REQUIRE_MESSAGE(made.exitCode == 0, made.output);
-    return file;
-  }();
+  static const fs::path model = generateModel("mobilenet-v1 --alpha 0.25 --resolution 64 --blocks 4",
+                                              scratchDirectory("model") / "small_mobilenet.tflite");
   return model;
 }
 

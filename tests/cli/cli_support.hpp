@@ -24,6 +24,8 @@ std::filesystem::path binary(const std::string& name);
 std::filesystem::path pipeline(const std::string& name);
 /// A fresh, empty directory for one test.
 std::filesystem::path scratchDirectory(const std::string& name);
+/// `npu-model-gen ARGUMENTS -o FILE` (the test stops if it fails); returns FILE.
+std::filesystem::path generateModel(const std::string& arguments, const std::filesystem::path& file);
 /// A small MobileNet v1 (a few depthwise-separable blocks), written once per test run.
 std::filesystem::path exampleModel();
 /// `npu-pipeline ARGUMENTS`, stopped after 5 minutes (exit code 124) so that a command reading forever

@@ -186,12 +186,9 @@ BOOST_AUTO_TEST_CASE(a_fully_connected_layer_of_a_strided_split_part_reads_a_cop
   // its width, a part no single run of bytes holds (Vela 3.10 compiles it into a program that reads 1x1x2;
   // we stopped with a compile error): the part is copied into a tensor of its own, which the layer reads.
   const fs::path folder = scratchDirectory("strided_part");
-  const fs::path model = folder / "fc_of_strided_part.tflite";
-  const Result made = run(quoted(binary("npu-model-gen")) +
-                          " random --seed 9 --operators 3 --kinds fully-connected,split,split-v,strided-slice,slice "
-                          "--no-cpu -o " +
-                          quoted(model));
-  BOOST_TEST_REQUIRE(made.exitCode == 0, made.output);
+  const fs::path model =
+      generateModel("random --seed 9 --operators 3 --kinds fully-connected,split,split-v,strided-slice,slice --no-cpu",
+                    folder / "fc_of_strided_part.tflite");
   const Result compiled = compile("C1-cascade.yaml", model, folder / "out");
   BOOST_TEST_REQUIRE(compiled.exitCode == 0, compiled.output);
   const Result checked = run(quoted(binary("npu-pipeline")) + " inspect --check " +
@@ -208,12 +205,9 @@ BOOST_AUTO_TEST_CASE(a_memory_copy_of_a_part_not_on_sixteen_bytes_copies_the_par
   // the whole source from its start, past the destination (code generation's check refused our copy of
   // that program). The part does not start on 16 bytes, so it is copied by an AvgPool first.
   const fs::path folder = scratchDirectory("memcpy_part");
-  const fs::path model = folder / "memcpy_of_part.tflite";
-  const Result made = run(quoted(binary("npu-model-gen")) +
-                          " random --seed 53 --operators 3 --kinds fully-connected,split,split-v,strided-slice,slice "
-                          "--no-cpu -o " +
-                          quoted(model));
-  BOOST_TEST_REQUIRE(made.exitCode == 0, made.output);
+  const fs::path model =
+      generateModel("random --seed 53 --operators 3 --kinds fully-connected,split,split-v,strided-slice,slice --no-cpu",
+                    folder / "memcpy_of_part.tflite");
   for (const char* pipeline : {"C1-cascade.yaml", "C3-cascade.yaml"}) {
     const Result compiled = compile(pipeline, model, folder / pipeline);
     BOOST_TEST_REQUIRE(compiled.exitCode == 0, compiled.output);

@@ -17,13 +17,8 @@ using namespace npu::test::cli;
 
 /// A MobileNet v1 whose first layers need far more than a few KiB of SRAM.
 fs::path largeModel() {
-  static const fs::path model = [] {
-    const fs::path file = scratchDirectory("fit_model") / "mobilenet_v1_025_96.tflite";
-    const Result made = run(quoted(binary("npu-model-gen")) +
-                            " mobilenet-v1 --alpha 0.25 --resolution 96 --blocks 3 -o " + quoted(file));
-    BOOST_REQUIRE_MESSAGE(made.exitCode == 0, made.output);
-    return file;
-  }();
+  static const fs::path model = generateModel("mobilenet-v1 --alpha 0.25 --resolution 96 --blocks 3",
+                                              scratchDirectory("fit_model") / "mobilenet_v1_025_96.tflite");
   return model;
 }
 

@@ -59,10 +59,8 @@ BOOST_AUTO_TEST_CASE(plugins_lists_every_broken_library_as_refused_and_the_real_
 
 BOOST_AUTO_TEST_CASE(a_run_is_unaffected_by_broken_libraries_it_does_not_need) {
   const HostileDirectory hostile;
-  const fs::path model = hostile.directory.path() / "model.tflite";
-  const Result made = run(quoted(binary("npu-model-gen")) +
-                          " mobilenet-v1 --alpha 0.25 --resolution 32 --blocks 2 -o " + quoted(model));
-  BOOST_TEST_REQUIRE(made.exitCode == 0, made.output);
+  const fs::path model =
+      generateModel("mobilenet-v1 --alpha 0.25 --resolution 32 --blocks 2", hostile.directory.path() / "model.tflite");
   const fs::path pipeline = npu::test::sourceDir() / "configs" / "reference" / "C1-cascade.yaml";
   const Result compiled =
       run(quoted(binary("npu-pipeline")) + " run " + quoted(pipeline) + " " + quoted(model) + hostile.option());

@@ -137,10 +137,11 @@ BOOST_AUTO_TEST_CASE(a_softmax_keeps_its_max_pool_output_linear_where_vela_3_10_
              TensorFormat::NHCWB16);
 }
 
-BOOST_AUTO_TEST_CASE(a_memory_only_chain_first_in_the_pass_list_stays_on_the_cpu_without_a_copy) {
-  // 2.1.1's pass list is built walking back from the outputs: the SQUEEZE, EXPAND_DIMS chain of the
-  // last output comes first, before the CPU TANH, so no NPU pass is beside it (in the model's order it
-  // follows the NPU convolution). It stays on the CPU, and no AvgPool copies its graph input.
+namespace {
+
+/// A CPU TANH and an NPU convolution beside a SQUEEZE, EXPAND_DIMS chain from graph input `a` (also the
+/// TANH's input) to a graph output; `chainFirst` lists the chain's output first among the graph outputs.
+Subgraph lowerSqueezeChain(bool chainFirst) {
   FakeAccelerator accelerator;
   accelerator.fakeSupport.unsupported[OpType::Tanh] = "not on this NPU";
   accelerator.fakeSupport.unsupported[OpType::Squeeze] = "not on this NPU";
@@ -157,9 +158,18 @@ BOOST_AUTO_TEST_CASE(a_memory_only_chain_first_in_the_pass_list_stays_on_the_cpu
   builder.operation(OpType::Squeeze, "SQUEEZE", {a}, {squeezed});
   builder.operation(OpType::ExpandDims, "EXPAND_DIMS", {squeezed}, {expanded});
   builder.output(conv);
-  builder.output(tanh);
-  builder.output(expanded);
-  const Subgraph lowered = lowerAsVela21(builder.graph, accelerator).subgraphs.front();
+  builder.output(chainFirst ? tanh : expanded);
+  builder.output(chainFirst ? expanded : tanh);
+  return lowerAsVela21(builder.graph, accelerator).subgraphs.front();
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_memory_only_chain_first_in_the_pass_list_stays_on_the_cpu_without_a_copy) {
+  // 2.1.1's pass list is built walking back from the outputs: the SQUEEZE, EXPAND_DIMS chain of the
+  // last output comes first, before the CPU TANH, so no NPU pass is beside it (in the model's order it
+  // follows the NPU convolution). It stays on the CPU, and no AvgPool copies its graph input.
+  const Subgraph lowered = lowerSqueezeChain(true);
   BOOST_TEST(describeOperations(lowered) ==
              (std::vector<std::string>{"Squeeze:squeezed", "ExpandDims:expanded", "Tanh:tanh", "Conv2DBias:conv"}));
   for (const Operation& op : lowered.operations) {
@@ -171,25 +181,7 @@ BOOST_AUTO_TEST_CASE(a_copied_graph_input_is_copied_before_its_first_reader) {
   // Here the SQUEEZE, EXPAND_DIMS chain is beside the NPU convolution in 2.1.1's pass list, so it moves
   // to the NPU, and its graph input (also read by the CPU TANH) is copied for the graph output: every
   // reader reads the copy, which must come first (verifyAfterEachPass checks the order).
-  FakeAccelerator accelerator;
-  accelerator.fakeSupport.unsupported[OpType::Tanh] = "not on this NPU";
-  accelerator.fakeSupport.unsupported[OpType::Squeeze] = "not on this NPU";
-  accelerator.fakeSupport.unsupported[OpType::ExpandDims] = "not on this NPU";
-  GraphBuilder builder;
-  const TensorId a = builder.input("a", Shape{1, 4, 1, 8});
-  const TensorId b = builder.input("b", Shape{1, 4, 4, 8});
-  const TensorId tanh = builder.featureMap("tanh", Shape{1, 4, 1, 8});
-  const TensorId conv = builder.featureMap("conv", Shape{1, 4, 4, 8});
-  const TensorId squeezed = builder.featureMap("squeezed", Shape{1, 4, 8});
-  const TensorId expanded = builder.featureMap("expanded", Shape{1, 4, 1, 8});
-  builder.operation(OpType::Tanh, "TANH", {a}, {tanh});
-  builder.conv(b, conv);
-  builder.operation(OpType::Squeeze, "SQUEEZE", {a}, {squeezed});
-  builder.operation(OpType::ExpandDims, "EXPAND_DIMS", {squeezed}, {expanded});
-  builder.output(conv);
-  builder.output(expanded);
-  builder.output(tanh);
-  const Subgraph lowered = lowerAsVela21(builder.graph, accelerator).subgraphs.front();
+  const Subgraph lowered = lowerSqueezeChain(false);
   BOOST_TEST(describeOperations(lowered) ==
              (std::vector<std::string>{"AvgPool:a_avgpool", "Tanh:tanh", "Conv2DBias:conv"}));
   BOOST_TEST(lowered.tensor(lowered.operations[1].ifm()).name == "expanded");

@@ -16,20 +16,23 @@ int stripeHeight(const StripedPass& pass) {
   return std::max(pass.blockHeight, 1);
 }
 
-/// Bytes up to the end of what a pass has written once its first `rows` OFM rows exist: the address
-/// just past the last element of that box in the tensor it writes into (Vela's
-/// address_offset_for_coordinate of the box's end, is_top_box), so a concatenation copy counts from
-/// the start of the whole tensor to its own offset.
+/// Bytes up to the end of the first `rows` rows of a `part` at `offset` in `tensor`: the address just
+/// past the last element of that box (Vela's address_offset_for_coordinate of the box's end, is_top_box).
+std::int64_t boxEndBytes(const Shape4& part, const Shape4& tensor, const Shape4& offset, std::int64_t rows,
+                         int elementBytes) {
+  const std::int64_t lastRow = rows + offset.height - 1;
+  const std::int64_t lastColumn = std::int64_t{offset.width} + part.width - 1;
+  const std::int64_t elements = (lastRow * tensor.width + lastColumn) * tensor.depth + offset.depth + part.depth;
+  return elements * elementBytes;
+}
+
+/// Bytes up to the end of what a pass has written once its first `rows` OFM rows exist, in the tensor
+/// it writes into, so a concatenation copy counts from the start of the whole tensor to its own offset.
 std::int64_t writtenBytes(const StripedPass& pass, std::int64_t rows) {
   if (pass.ofmTensor.height <= 0) {
     return rows * rowBytes(pass.ofm, pass.ofmElementBytes);
   }
-  const Shape4& tensor = pass.ofmTensor;
-  const Shape4& offset = pass.ofmOffset;
-  const std::int64_t lastRow = rows + offset.height - 1;
-  const std::int64_t lastColumn = std::int64_t{offset.width} + pass.ofm.width - 1;
-  const std::int64_t elements = (lastRow * tensor.width + lastColumn) * tensor.depth + offset.depth + pass.ofm.depth;
-  return elements * pass.ofmElementBytes;
+  return boxEndBytes(pass.ofm, pass.ofmTensor, pass.ofmOffset, rows, pass.ofmElementBytes);
 }
 
 /// Bytes before IFM row `row` of a pass, in the tensor it reads (Vela's address_offset_for_coordinate
@@ -51,12 +54,7 @@ std::int64_t ifmEndBytes(const StripedPass& pass, std::int64_t rows) {
   if (pass.ifmTensor.height <= 0 || rows <= 0) {
     return rows * rowBytes(pass.ifm, pass.ifmElementBytes);
   }
-  const Shape4& tensor = pass.ifmTensor;
-  const Shape4& offset = pass.ifmOffset;
-  const std::int64_t lastRow = rows + offset.height - 1;
-  const std::int64_t lastColumn = std::int64_t{offset.width} + pass.ifm.width - 1;
-  const std::int64_t elements = (lastRow * tensor.width + lastColumn) * tensor.depth + offset.depth + pass.ifm.depth;
-  return elements * pass.ifmElementBytes;
+  return boxEndBytes(pass.ifm, pass.ifmTensor, pass.ifmOffset, rows, pass.ifmElementBytes);
 }
 
 /// OFM rows a pass has produced after it was asked for `rows`: whole stripes, at most all rows.
