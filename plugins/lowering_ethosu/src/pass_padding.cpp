@@ -222,17 +222,6 @@ std::vector<bool> operationsVelaSees(const Subgraph& subgraph) {
   return seen;
 }
 
-int readerCount(const Subgraph& subgraph, const std::vector<bool>& seen, TensorId tensor) {
-  int count = isSubgraphOutput(subgraph, tensor) ? 1 : 0;
-  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
-    const auto& inputs = subgraph.operations[i].inputs;
-    if (seen[i] && std::find(inputs.begin(), inputs.end(), tensor) != inputs.end()) {
-      ++count;
-    }
-  }
-  return count;
-}
-
 } // namespace
 
 void fuseActivationsWithProducers(Subgraph& subgraph, const LoweringContext& context) {
@@ -249,10 +238,11 @@ void fuseActivationsWithProducers(Subgraph& subgraph, const LoweringContext& con
     // 2.1.1's QUANTIZE is still a QUANTIZE here (no block type of its own; pass packing gives it an
     // AvgPool later), so it takes no activation: the LUT stays a pass of its own.
     const bool quantizeVela21 = producer.attributes.getOr<bool>("pass_primary_nop", false);
+    // The reader count walks the whole graph: asked last, only of a producer that could take the activation.
     const bool fuse = producer.placement == Placement::Npu && producer.type != OpType::Memcpy &&
-                      isMainOperation(producer.type) && !quantizeVela21 &&
-                      readerCount(subgraph, operationsVelaSees(subgraph), producer.ofm()) == 1 &&
-                      !producer.activation && (op.activation->lut == kNoTensor || context.lutFusionAllowed);
+                      isMainOperation(producer.type) && !quantizeVela21 && !producer.activation &&
+                      (op.activation->lut == kNoTensor || context.lutFusionAllowed) &&
+                      consumerCount(subgraph, producer.ofm(), operationsVelaSees(subgraph)) == 1;
     if (!fuse) {
       continue;
     }

@@ -295,14 +295,28 @@ void setLutActivation(Operation& op, TensorId lut) {
   op.activation = activation;
 }
 
-int consumerCount(const Subgraph& subgraph, TensorId tensor) {
+namespace {
+
+/// consumerCount's walk, over every operation or only those `counted` marks.
+int countConsumers(const Subgraph& subgraph, TensorId tensor, const std::vector<bool>* counted) {
   int count = isSubgraphOutput(subgraph, tensor) ? 1 : 0;
-  for (const Operation& op : subgraph.operations) {
-    if (std::find(op.inputs.begin(), op.inputs.end(), tensor) != op.inputs.end()) {
+  for (std::size_t i = 0; i < subgraph.operations.size(); ++i) {
+    const auto& inputs = subgraph.operations[i].inputs;
+    if ((counted == nullptr || (*counted)[i]) && std::find(inputs.begin(), inputs.end(), tensor) != inputs.end()) {
       ++count;
     }
   }
   return count;
+}
+
+} // namespace
+
+int consumerCount(const Subgraph& subgraph, TensorId tensor) {
+  return countConsumers(subgraph, tensor, nullptr);
+}
+
+int consumerCount(const Subgraph& subgraph, TensorId tensor, const std::vector<bool>& counted) {
+  return countConsumers(subgraph, tensor, &counted);
 }
 
 std::vector<OperationId> producersOf(const Subgraph& subgraph, TensorId tensor) {

@@ -74,6 +74,8 @@ void setLutActivation(npu::Operation& op, npu::TensorId lut);
 /// How many times the tensor is read: by operations, plus one if it is a subgraph output (Vela keeps a
 /// None consumer for the graph's outputs).
 [[nodiscard]] int consumerCount(const npu::Subgraph& subgraph, npu::TensorId tensor);
+/// The same, counting only the operations `counted` marks (indexed like subgraph.operations).
+[[nodiscard]] int consumerCount(const npu::Subgraph& subgraph, npu::TensorId tensor, const std::vector<bool>& counted);
 /// The operations writing the tensor (indices into subgraph.operations).
 [[nodiscard]] std::vector<npu::OperationId> producersOf(const npu::Subgraph& subgraph, npu::TensorId tensor);
 [[nodiscard]] std::vector<npu::OperationId> consumersOf(const npu::Subgraph& subgraph, npu::TensorId tensor);
