@@ -88,26 +88,10 @@ Allocation allocationFor(const Architecture& arch, const npu::Subgraph& subgraph
 
 std::vector<npu::BlockConfig> blockConfigCandidates(const Architecture& arch, const npu::Subgraph& subgraph,
                                                     const npu::Operation& op, const npu::OperationShapes& opShapes) {
-  // A concatenation's copies see the whole output as their OFM in Vela 2.1 (rewrite_concat_ops), so
-  // their blocks may span all of its depth.
+  // The operands as Vela 2.1 sees them, as its costs do: a concatenation's copy's blocks may span all
+  // of the output's depth, a part's reader's IFM block depth follows the whole tensor's depth.
   npu::OperationShapes shapes = opShapes;
-  if (op.attributes.getOr<std::string>("memory_function", "") == "ConcatSliceWrite") {
-    shapes.ofm = subgraph.ofmShape(op);
-  }
-  // Likewise an operation reading part of a tensor (a split's copy, or the reader a split's read was
-  // moved into: remove_SplitSliceRead gives it the split input's shape) has the whole tensor as its IFM,
-  // so its IFM block depth follows the whole tensor's depth.
-  if (op.readShapes[0]) {
-    shapes.ifm = subgraph.ifmShape(op, 0);
-  }
-  if (shapes.ifm2 && op.readShapes[1]) {
-    shapes.ifm2 = subgraph.ifmShape(op, 1);
-  }
-  ownShapeVela21(op, "vela21_ifm_shape", shapes.ifm);
-  if (shapes.ifm2) {
-    ownShapeVela21(op, "vela21_ifm2_shape", *shapes.ifm2);
-  }
-  ownShapeVela21(op, "vela21_ofm_shape", shapes.ofm);
+  operandShapesVela21(subgraph, op, shapes.ifm, shapes.ifm2 ? &*shapes.ifm2 : nullptr, shapes.ofm);
   const Allocation a = allocationFor(arch, subgraph, op, shapes);
   // Vela 2.1's rules know only the operations it lowered itself; a block must also be one the hardware
   // (and so code generation) can run for this operation, e.g. a REDUCE_SUM of 3.10's SOFTMAX keeps the

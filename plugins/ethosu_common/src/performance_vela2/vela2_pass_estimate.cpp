@@ -162,19 +162,36 @@ bool avoidsBrickFormat(const npu::Subgraph& subgraph, npu::TensorId id) {
   return false;
 }
 
+void operandShapesVela21(const npu::Subgraph& subgraph, const npu::Operation& op, npu::Shape4& ifm, npu::Shape4* ifm2,
+                         npu::Shape4& ofm) {
+  if (op.attributes.getOr<std::string>("memory_function", "") == "ConcatSliceWrite") {
+    ofm = subgraph.ofmShape(op);
+  }
+  if (op.readShapes[0]) {
+    ifm = subgraph.ifmShape(op, 0);
+  }
+  if (ifm2 != nullptr && op.readShapes[1]) {
+    *ifm2 = subgraph.ifmShape(op, 1);
+  }
+  const auto own = [&op](std::string_view key, npu::Shape4& shape) {
+    const auto listed = op.attributes.get<std::vector<std::int64_t>>(key);
+    if (listed && listed->size() == 4) {
+      shape = npu::Shape4{static_cast<int>((*listed)[0]), static_cast<int>((*listed)[1]),
+                          static_cast<int>((*listed)[2]), static_cast<int>((*listed)[3])};
+    }
+  };
+  own("vela21_ifm_shape", ifm);
+  if (ifm2 != nullptr) {
+    own("vela21_ifm2_shape", *ifm2);
+  }
+  own("vela21_ofm_shape", ofm);
+}
+
 // graph_optimiser.add_attrs_to_resizebilinear and convert_resizebilinear_to_2x2_pool mark the IFM of
 // an NPU resize, fixup_conv2d_backprop the IFM of every transpose convolution (the CPU's too). They run
 // before remove_SplitSliceRead: a reader a split's read was moved into marked the split's output, not
 // the tensor it now reads. Only the first 2x step of a resize marks its IFM (the later steps read new
 // intermediates), so the later steps are costed as not upscaled.
-void ownShapeVela21(const npu::Operation& op, std::string_view key, npu::Shape4& shape) {
-  const auto own = op.attributes.get<std::vector<std::int64_t>>(key);
-  if (own && own->size() == 4) {
-    shape = npu::Shape4{static_cast<int>((*own)[0]), static_cast<int>((*own)[1]), static_cast<int>((*own)[2]),
-                        static_cast<int>((*own)[3])};
-  }
-}
-
 npu::Resampling ifmResampling(const npu::Subgraph& subgraph, const npu::Operation& op) {
   if (!subgraph.validTensorId(op.ifm())) {
     return op.ifmResampling;
@@ -405,28 +422,11 @@ PassQuery passQueryFor(const Architecture& arch, const npu::Subgraph& subgraph, 
     return t->format == npu::TensorFormat::NHCWB16 || !avoidsBrickFormat(subgraph, tensor) ? npu::TensorFormat::NHCWB16
                                                                                            : npu::TensorFormat::NHWC;
   };
-  // Vela 2.1 lowers a concatenation into copies that each see the whole output as their OFM
-  // (graph_optimiser.rewrite_concat_ops): every copy is costed as writing all of it.
-  if (op.attributes.getOr<std::string>("memory_function", "") == "ConcatSliceWrite") {
-    query.ofm.shape = subgraph.ofmShape(op);
-  }
-  // The weights were encoded for the depth the operation reads (weight_compressor), before the IFM
-  // became the whole tensor below.
+  // The weights were encoded for the depth the operation reads (weight_compressor), before its IFM
+  // became what Vela 2.1 sees (a concatenation's copy writes all of its output, a part's reader reads
+  // the whole tensor).
   const int weightsIfmDepth = query.ifm.shape.depth;
-  // Likewise an operation reading part of a tensor (a split's copy, or the reader a split's read was
-  // moved into) sees the whole tensor as its IFM (rewrite_split_ops gives it the input's shape).
-  if (op.readShapes[0]) {
-    query.ifm.shape = subgraph.ifmShape(op, 0);
-  }
-  if (query.ifm2 && op.readShapes[1]) {
-    query.ifm2->shape = subgraph.ifmShape(op, 1);
-  }
-  // An operation 2.1.1 makes after remove_reshapes sees its tensors' own shapes (removeReshapesVela21).
-  ownShapeVela21(op, "vela21_ifm_shape", query.ifm.shape);
-  if (query.ifm2) {
-    ownShapeVela21(op, "vela21_ifm2_shape", query.ifm2->shape);
-  }
-  ownShapeVela21(op, "vela21_ofm_shape", query.ofm.shape);
+  operandShapesVela21(subgraph, op, query.ifm.shape, query.ifm2 ? &query.ifm2->shape : nullptr, query.ofm.shape);
   // A constant operand of an elementwise operation is read where it is stored (mark_tensors keeps
   // constants in permanent storage; only weights, biases and LUTs are copied by DMA).
   const auto readInPlace = [&](npu::TensorId tensor, npu::FeatureMapQuery& featureMap) {

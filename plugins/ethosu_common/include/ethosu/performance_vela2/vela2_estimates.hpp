@@ -134,10 +134,15 @@ struct PassQuery {
 /// reading that tensor as its IFM sees it in its block configs and IFM block.
 [[nodiscard]] npu::Resampling ifmResampling(const npu::Subgraph& subgraph, const npu::Operation& op);
 
-/// Replaces `shape` by the operation's attribute `key` (a [N, H, W, C] list) when it has one: the shape of
-/// its own tensor that an operation Vela 2.1 makes after remove_reshapes sees (set_ifm_ofm_shapes), where
-/// the lowering kept the removed RESHAPE's view for running it.
-void ownShapeVela21(const npu::Operation& op, std::string_view key, npu::Shape4& shape);
+/// The shapes Vela 2.1 sees an operation's operands in, for its costs and its block configs alike,
+/// starting from the shapes the operation runs with: a concatenation's copy sees the whole output
+/// (rewrite_concat_ops); an operation reading part of a tensor (a split's copy, or the reader a split's
+/// read was moved into) the whole tensor (rewrite_split_ops, remove_SplitSliceRead); an operation 2.1.1
+/// makes after remove_reshapes its tensors' own shapes (set_ifm_ofm_shapes; the lowering keeps the
+/// removed RESHAPE's view for running it and records them as "vela21_ifm_shape", "vela21_ifm2_shape",
+/// "vela21_ofm_shape").
+void operandShapesVela21(const npu::Subgraph& subgraph, const npu::Operation& op, npu::Shape4& ifm, npu::Shape4* ifm2,
+                         npu::Shape4& ofm);
 
 /// The memory traffic of an operation Vela 2.1 runs on the CPU (none for its memory-only passes).
 [[nodiscard]] std::optional<npu::OperationPerformance>
