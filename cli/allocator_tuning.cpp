@@ -199,8 +199,19 @@ void tuneAllocatorFor(const std::filesystem::path& model, std::size_t threads) {
   state.decision = "default (the C library refused the tuning)";
 }
 
-bool compilingSmallModel() {
-  return processState().smallModel;
+void releaseCompilation(Compilation& compilation, tbb::task_group& releasing, bool trim) {
+  if (processState().smallModel) {
+    releasing.run([&compilation] { compilation = Compilation{}; });
+    return;
+  }
+  compilation = Compilation{};
+#if defined(__GLIBC__)
+  if (trim) {
+    ::malloc_trim(0); // the many small blocks of what was freed
+  }
+#else
+  static_cast<void>(trim);
+#endif
 }
 
 std::string allocatorTuningDescription() {

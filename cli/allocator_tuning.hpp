@@ -20,6 +20,10 @@
 // beside the plugins' loading (advised and its first 2 MiB collapsed into a huge page), so that none of
 // it stays on small pages.
 
+#include "npu/pipeline/compiler.hpp"
+
+#include <tbb/task_group.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -56,10 +60,13 @@ private:
   std::unique_ptr<Observer> observer_;
 };
 
-/// Whether the model tuneAllocatorFor was given is a regular file below kTunedModelBytes: its compile
-/// takes tens of MB, so the CLI favours time over memory (e.g. frees the compilation beside the reports'
-/// rendering instead of before it), whatever GLIBC_TUNABLES says.
-bool compilingSmallModel();
+/// Releases a finished compilation once its report and generated model are taken out of it. When the
+/// model tuneAllocatorFor was given is a regular file below kTunedModelBytes, its compile took tens of MB,
+/// so time is favoured over memory (whatever GLIBC_TUNABLES says): it is freed on `releasing`, beside the
+/// rendering of the reports. A larger one's (hundreds of MB for a large network: the graph, schedules,
+/// allocation and constants) is freed at once, and with `trim` its pages are given back before the
+/// reports take their own.
+void releaseCompilation(Compilation& compilation, tbb::task_group& releasing, bool trim);
 
 /// How the allocator was set up, for --timing: "tuned for a small model (...)", "as GLIBC_TUNABLES sets
 /// it", or "default (...)" with the reason.

@@ -12,10 +12,6 @@
 
 #include <iostream>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 namespace po = boost::program_options;
 
 namespace npu::cli {
@@ -89,14 +85,7 @@ int runCommand(const std::vector<std::string>& arguments) {
   // are rendered; a small model's (a few MB) beside their rendering, off the critical path.
   const std::optional<GeneratedModel> output = std::move(compilation.output);
   tbb::task_group releasing;
-  if (compilingSmallModel()) {
-    releasing.run([&compilation] { compilation = Compilation{}; });
-  } else {
-    compilation = Compilation{};
-#if defined(__GLIBC__)
-    ::malloc_trim(0); // their many small blocks: give the pages back before the reports take their own
-#endif
-  }
+  releaseCompilation(compilation, releasing, true);
   if (!outputDir.empty()) {
     writeReportFiles(report, pipeline.report.formats, outputDir, output ? &*output : nullptr);
   }

@@ -111,13 +111,8 @@ int compile(const VelaOptions& options, PluginHost& host) {
   }
   // The report and the generated model are all that is written: the rest is released first.
   const GeneratedModel output = std::move(*compilation.output);
-  // A small model's compilation (a few MB) is freed beside the rendering, off the critical path.
   tbb::task_group releasing;
-  if (compilingSmallModel()) {
-    releasing.run([&compilation] { compilation = Compilation{}; });
-  } else {
-    compilation = Compilation{};
-  }
+  releaseCompilation(compilation, releasing, false);
   // Each report is rendered as it is written, beside the others and the model.
   std::vector<PendingFile> files{
       {fs::path(options.outputDir) / (report.network + "_summary_" + report.memory.systemName + ".csv"),
